@@ -1,0 +1,325 @@
+// SimGrid 3.32's SMPI network model (src/surf/network_cm02.cpp and
+// network_smpi.cpp), re-implemented. For a message of S bytes (payload + 16 byte
+// envelope) over a route of latency L and smallest bandwidth B:
+//   latency phase:   L * lat_factor(S)
+//   bandwidth phase: weighted max-min sharing of the links; the flow's variable
+//                    is bounded by min(B, gamma / (2 L)) and its penalty is
+//                    L + sum(8775 / bw_link); the transfer progresses at
+//                    value * bw_factor(S).
+// Each flow also loads its reverse route with weight 0.05 (cross-traffic).
+// Only the connected component of links touched by a change is re-solved.
+#include "net/CompletionHeap.hpp"
+#include "net/NetworkModel.hpp"
+#include "net/SmpiFactors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace perfcast {
+
+namespace {
+
+constexpr double kTcpGamma = 4194304.0;
+constexpr double kWeightS = 8775.0;
+constexpr double kCrossTrafficWeight = 0.05;
+
+struct RouteInfo {
+  std::vector<std::pair<int, double>> shared_uses; // (link, coefficient) on shared links
+  double latency_s = 0;
+  double bound = kNever;   // min bandwidth, fatpipe limits and the TCP window cap
+  double penalty = 0;      // sharing weight
+};
+
+enum class FlowState : std::uint8_t { Free, Latency, Active };
+
+struct Flow {
+  const RouteInfo* route = nullptr;
+  double remaining = 0;
+  double factor = 1;
+  double value = 0; // max-min variable; progress rate is value * factor
+  double last_update = 0;
+  FlowState state = FlowState::Free;
+  std::uint32_t mark = 0;
+};
+
+class SmpiNetwork final : public NetworkModel {
+public:
+  SmpiNetwork(const Platform& platform, const NetworkOptions& options)
+      : platform_(platform), crosstraffic_(options.crosstraffic), link_flows_(platform.links().size()),
+        link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
+        link_dirty_(platform.links().size(), false)
+  {
+  }
+
+  std::uint32_t start(int src, int dst, double bytes, double now) override
+  {
+    std::uint32_t id;
+    if (!free_.empty()) {
+      id = free_.back();
+      free_.pop_back();
+    } else {
+      id = static_cast<std::uint32_t>(flows_.size());
+      flows_.emplace_back();
+    }
+    Flow& f = flows_[id];
+    f.route = &route_info(src, dst);
+    f.remaining = bytes;
+    f.factor = smpi_bw_factor(bytes);
+    f.value = 0;
+    f.last_update = now;
+    f.state = FlowState::Latency;
+    double latency = f.route->latency_s * smpi_lat_factor(bytes);
+    if (latency > 0) {
+      latency_heap_.schedule(id, now + latency);
+    } else {
+      activate(id, now);
+    }
+    return id;
+  }
+
+  double next_completion() override
+  {
+    solve_dirty();
+    return std::min(latency_heap_.top_time(), done_heap_.top_time());
+  }
+
+  void advance(double t, std::vector<std::uint32_t>& completed) override
+  {
+    now_ = t;
+    std::uint32_t id;
+    while (done_heap_.pop_until(t, id)) {
+      Flow& f = flows_[id];
+      detach(id);
+      f.state = FlowState::Free;
+      free_.push_back(id);
+      completed.push_back(id);
+    }
+    while (latency_heap_.pop_until(t, id))
+      activate(id, t);
+  }
+
+  std::string_view name() const override { return "smpi"; }
+
+private:
+  const RouteInfo& route_info(int src, int dst)
+  {
+    std::uint64_t key = static_cast<std::uint64_t>(src) * platform_.hosts().size() + static_cast<std::uint64_t>(dst);
+    auto it = routes_.find(key);
+    if (it != routes_.end())
+      return it->second;
+    RouteInfo info;
+    Route fwd = platform_.route(src, dst);
+    info.latency_s = fwd.latency_s;
+    info.penalty = fwd.latency_s;
+    auto use = [&](int link, double coefficient) {
+      const Link& l = platform_.links()[static_cast<std::size_t>(link)];
+      if (l.sharing == SharingPolicy::Fatpipe) {
+        info.bound = std::min(info.bound, l.bandwidth_Bps / coefficient);
+        return;
+      }
+      for (auto& u : info.shared_uses)
+        if (u.first == link) {
+          u.second += coefficient;
+          return;
+        }
+      info.shared_uses.emplace_back(link, coefficient);
+    };
+    for (int l : fwd.links) {
+      const Link& link = platform_.links()[static_cast<std::size_t>(l)];
+      info.bound = std::min(info.bound, link.bandwidth_Bps);
+      info.penalty += kWeightS / link.bandwidth_Bps;
+      use(l, 1.0);
+    }
+    if (crosstraffic_) {
+      Route back = platform_.route(dst, src);
+      for (int l : back.links)
+        use(l, kCrossTrafficWeight);
+    }
+    if (info.latency_s > 0)
+      info.bound = std::min(info.bound, kTcpGamma / (2.0 * info.latency_s));
+    return routes_.emplace(key, std::move(info)).first->second;
+  }
+
+  void activate(std::uint32_t id, double now)
+  {
+    Flow& f = flows_[id];
+    f.state = FlowState::Active;
+    f.last_update = now;
+    if (f.route->shared_uses.empty()) {
+      // no shared link: only the bound limits it (SimGrid: an empty route completes at once)
+      f.value = f.route->bound;
+      double rate = f.value * f.factor;
+      done_heap_.schedule(id, rate == kNever || rate <= 0 ? now : now + f.remaining / rate);
+      return;
+    }
+    for (const auto& [link, coefficient] : f.route->shared_uses) {
+      link_flows_[static_cast<std::size_t>(link)].push_back(id);
+      mark_dirty(link);
+    }
+  }
+
+  void detach(std::uint32_t id)
+  {
+    Flow& f = flows_[id];
+    for (const auto& [link, coefficient] : f.route->shared_uses) {
+      auto& v = link_flows_[static_cast<std::size_t>(link)];
+      auto it = std::find(v.begin(), v.end(), id);
+      if (it != v.end()) {
+        *it = v.back();
+        v.pop_back();
+      }
+      mark_dirty(link);
+    }
+  }
+
+  void mark_dirty(int link)
+  {
+    if (!link_dirty_[static_cast<std::size_t>(link)]) {
+      link_dirty_[static_cast<std::size_t>(link)] = true;
+      dirty_links_.push_back(link);
+    }
+  }
+
+  // Re-solves the max-min sharing of every component that holds a dirty link.
+  void solve_dirty()
+  {
+    if (dirty_links_.empty())
+      return;
+    ++mark_;
+    comp_links_.clear();
+    comp_flows_.clear();
+    for (int l : dirty_links_) {
+      link_dirty_[static_cast<std::size_t>(l)] = false;
+      visit_link(l);
+    }
+    dirty_links_.clear();
+    // breadth-first over links and flows
+    for (std::size_t i = 0; i < comp_links_.size(); ++i)
+      for (std::uint32_t fid : link_flows_[static_cast<std::size_t>(comp_links_[i])]) {
+        Flow& f = flows_[fid];
+        if (f.mark == mark_)
+          continue;
+        f.mark = mark_;
+        comp_flows_.push_back(fid);
+        for (const auto& use : f.route->shared_uses)
+          visit_link(use.first);
+      }
+    if (comp_flows_.empty())
+      return;
+    // bring remaining bytes up to now at the old rates
+    for (std::uint32_t fid : comp_flows_) {
+      Flow& f = flows_[fid];
+      f.remaining = std::max(0.0, f.remaining - f.value * f.factor * (now_ - f.last_update));
+      f.last_update = now_;
+    }
+    solve_maxmin();
+    for (std::uint32_t fid : comp_flows_) {
+      Flow& f = flows_[fid];
+      double rate = f.value * f.factor;
+      done_heap_.schedule(fid, rate > 0 ? now_ + f.remaining / rate : kNever);
+    }
+  }
+
+  void visit_link(int l)
+  {
+    auto li = static_cast<std::size_t>(l);
+    if (link_mark_[li] == mark_)
+      return;
+    link_mark_[li] = mark_;
+    link_slot_[li] = comp_links_.size();
+    comp_links_.push_back(l);
+  }
+
+  // Weighted max-min fairness with per-flow bounds (progressive filling): every
+  // unfixed flow i gets lambda / penalty_i; lambda rises until a link saturates
+  // or a flow reaches its bound.
+  void solve_maxmin()
+  {
+    std::size_t nl = comp_links_.size();
+    cap_.assign(nl, 0);
+    usage_.assign(nl, 0);
+    for (std::size_t j = 0; j < nl; ++j)
+      cap_[j] = platform_.links()[static_cast<std::size_t>(comp_links_[j])].bandwidth_Bps;
+    for (std::uint32_t fid : comp_flows_) {
+      Flow& f = flows_[fid];
+      f.value = -1; // unfixed
+      for (const auto& [link, coefficient] : f.route->shared_uses)
+        usage_[link_slot_[static_cast<std::size_t>(link)]] += coefficient / f.route->penalty;
+    }
+    std::size_t unfixed = comp_flows_.size();
+    auto fix = [&](Flow& f, double value) {
+      f.value = value;
+      --unfixed;
+      for (const auto& [link, coefficient] : f.route->shared_uses) {
+        std::size_t j = link_slot_[static_cast<std::size_t>(link)];
+        cap_[j] = std::max(0.0, cap_[j] - coefficient * value);
+        usage_[j] -= coefficient / f.route->penalty;
+        if (usage_[j] < 1e-300)
+          usage_[j] = 0;
+      }
+    };
+    while (unfixed > 0) {
+      double lambda_c = kNever;
+      for (std::size_t j = 0; j < nl; ++j)
+        if (usage_[j] > 0)
+          lambda_c = std::min(lambda_c, cap_[j] / usage_[j]);
+      double lambda_b = kNever;
+      for (std::uint32_t fid : comp_flows_) {
+        const Flow& f = flows_[fid];
+        if (f.value < 0 && f.route->bound < kNever)
+          lambda_b = std::min(lambda_b, f.route->bound * f.route->penalty);
+      }
+      if (lambda_c == kNever && lambda_b == kNever) {
+        for (std::uint32_t fid : comp_flows_)
+          if (flows_[fid].value < 0)
+            fix(flows_[fid], 0);
+        break;
+      }
+      constexpr double kTie = 1 + 1e-12;
+      if (lambda_b <= lambda_c) {
+        for (std::uint32_t fid : comp_flows_) {
+          Flow& f = flows_[fid];
+          if (f.value < 0 && f.route->bound * f.route->penalty <= lambda_b * kTie)
+            fix(f, f.route->bound);
+        }
+      } else {
+        for (std::size_t j = 0; j < nl; ++j) {
+          if (usage_[j] <= 0 || cap_[j] / usage_[j] > lambda_c * kTie)
+            continue;
+          for (std::uint32_t fid : link_flows_[static_cast<std::size_t>(comp_links_[j])]) {
+            Flow& f = flows_[fid];
+            if (f.value < 0)
+              fix(f, lambda_c / f.route->penalty);
+          }
+        }
+      }
+    }
+  }
+
+  const Platform& platform_;
+  bool crosstraffic_;
+  std::vector<Flow> flows_;
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<std::uint64_t, RouteInfo> routes_;
+  std::vector<std::vector<std::uint32_t>> link_flows_;
+  std::vector<std::uint32_t> link_mark_;
+  std::vector<std::size_t> link_slot_;
+  std::vector<bool> link_dirty_;
+  std::vector<int> dirty_links_;
+  std::vector<int> comp_links_;
+  std::vector<std::uint32_t> comp_flows_;
+  std::vector<double> cap_, usage_;
+  CompletionHeap latency_heap_, done_heap_;
+  std::uint32_t mark_ = 0;
+  double now_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<NetworkModel> make_smpi_network(const Platform& platform, const NetworkOptions& options)
+{
+  return std::make_unique<SmpiNetwork>(platform, options);
+}
+
+} // namespace perfcast

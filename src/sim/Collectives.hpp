@@ -1,0 +1,34 @@
+#pragma once
+// Collective operations as point-to-point schedules. The defaults reproduce
+// SimGrid 3.32's default selector (smpi_default_selector.cpp): barrier = Open
+// MPI basic linear, bcast = binomial tree, reduce = linear to the root,
+// allreduce = reduce to 0 + binomial bcast, gather/scatter/allgather(v)/
+// alltoallv = linear non-blocking, alltoall = Open MPI's decision rules.
+// Alternatives are chosen by name per collective.
+#include "sim/MicroOp.hpp"
+#include "trace/Action.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+/// Algorithm name per collective ("bcast" -> "binomial"); missing means default.
+struct CollectiveChoice {
+  std::map<std::string, std::string> algorithm;
+  /// Chosen algorithm for a collective, or "default".
+  std::string get(const std::string& collective) const;
+};
+
+/// Available algorithms per collective, for `perfcast list` and validation.
+std::map<std::string, std::vector<std::string>> collective_algorithms();
+
+/// Appends the steps of `action` (a collective) for `rank` among `size` ranks.
+void expand_collective(const Action& action, int rank, int size, const CollectiveChoice& choice,
+                       std::vector<MicroOp>& out);
+
+/// Whether an action type is a collective.
+bool is_collective(ActionType type);
+
+} // namespace perfcast

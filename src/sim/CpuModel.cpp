@@ -1,0 +1,60 @@
+#include "sim/CpuModel.hpp"
+
+#include <algorithm>
+
+namespace perfcast {
+
+CpuModel::CpuModel(const Platform& platform) : platform_(platform), running_(platform.hosts().size()) {}
+
+std::uint32_t CpuModel::start(int host, double flops, double now)
+{
+  std::uint32_t id;
+  if (!free_.empty()) {
+    id = free_.back();
+    free_.pop_back();
+  } else {
+    id = static_cast<std::uint32_t>(execs_.size());
+    execs_.emplace_back();
+  }
+  execs_[id] = Exec{host, flops, 0, now};
+  reshare(host, now); // settles the others' progress before adding this one
+  running_[static_cast<std::size_t>(host)].push_back(id);
+  reshare(host, now);
+  return id;
+}
+
+void CpuModel::reshare(int host, double now)
+{
+  auto& run = running_[static_cast<std::size_t>(host)];
+  const Host& h = platform_.hosts()[static_cast<std::size_t>(host)];
+  double n = static_cast<double>(run.size());
+  double rate = n <= h.cores ? h.speed_flops : h.speed_flops * h.cores / n;
+  for (std::uint32_t id : run) {
+    Exec& e = execs_[id];
+    e.remaining = std::max(0.0, e.remaining - e.rate * (now - e.last_update));
+    e.last_update = now;
+    if (e.rate != rate || e.remaining == 0) {
+      e.rate = rate;
+      heap_.schedule(id, now + e.remaining / rate);
+    }
+  }
+}
+
+void CpuModel::advance(double t, std::vector<std::uint32_t>& completed)
+{
+  std::uint32_t id;
+  std::vector<int> touched;
+  while (heap_.pop_until(t, id)) {
+    int host = execs_[id].host;
+    auto& run = running_[static_cast<std::size_t>(host)];
+    run.erase(std::find(run.begin(), run.end(), id));
+    free_.push_back(id);
+    completed.push_back(id);
+    if (std::find(touched.begin(), touched.end(), host) == touched.end())
+      touched.push_back(host);
+  }
+  for (int host : touched)
+    reshare(host, t);
+}
+
+} // namespace perfcast

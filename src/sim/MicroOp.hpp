@@ -1,0 +1,37 @@
+#pragma once
+// The primitive steps a rank executes. Every trace action, collectives
+// included, is expanded into these point-to-point, compute and wait steps.
+#include <cstdint>
+#include <vector>
+
+namespace perfcast {
+
+enum class OpCode : std::uint8_t {
+  Compute,   ///< value = flops
+  Sleep,     ///< value = seconds
+  Send,      ///< blocking send (returns at once below the eager threshold)
+  Isend,     ///< non-blocking send
+  Recv,      ///< blocking receive
+  Irecv,     ///< non-blocking receive
+  WaitKey,   ///< wait for the oldest trace request with key (peer=src, peer2=dst, tag)
+  TestKey,   ///< test the oldest trace request with that key (costs smpi/test)
+  WaitAll,   ///< wait for every pending trace request
+  WaitGroup, ///< wait for the requests of the current collective
+};
+
+/// Message context: user point-to-point traffic never matches collective traffic.
+enum class Context : std::uint8_t { User = 0, Collective = 1 };
+
+struct MicroOp {
+  OpCode code = OpCode::Compute;
+  Context ctx = Context::User;
+  bool sync = false;        ///< synchronous send (never eager)
+  bool in_group = false;    ///< non-blocking request belongs to the collective group
+  std::int32_t peer = 0;
+  std::int32_t peer2 = 0;
+  std::int32_t tag = 0;
+  std::uint64_t bytes = 0;
+  double value = 0;
+};
+
+} // namespace perfcast

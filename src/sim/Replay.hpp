@@ -1,0 +1,68 @@
+#pragma once
+// Trace replay: a discrete-event simulation of every rank's actions on a
+// platform, with MPI point-to-point semantics (non-overtaking matching on
+// source, tag and context; wildcards; eager below a threshold, rendezvous
+// above; detached sends), collectives as point-to-point schedules, CPU sharing
+// and a pluggable network model.
+#include "net/NetworkModel.hpp"
+#include "platform/Placement.hpp"
+#include "platform/Platform.hpp"
+#include "sim/Collectives.hpp"
+#include "trace/TraceReader.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+struct ReplayOptions {
+  std::string network = "smpi";
+  NetworkOptions network_options;
+  CollectiveChoice collectives;
+  double eager_threshold_bytes = 65536; ///< smpi/send-is-detached-thresh: sends below it return at once
+  double envelope_bytes = 16;           ///< added to each message on the wire (SMPI's MPI envelope)
+  double test_cost_s = 1e-4;            ///< smpi/test: simulated time of one MPI_Test
+  bool record_timeline = false;
+  /// Called now and then with (actions done, simulated time); may be empty.
+  std::function<void(std::uint64_t, double)> progress;
+};
+
+enum class SpanKind : std::uint8_t { Compute, Communicate, Wait, Sleep };
+
+/// A stretch of one rank's time, for timelines.
+struct Span {
+  std::int32_t rank;
+  SpanKind kind;
+  double start_s;
+  double end_s;
+};
+
+struct RankReport {
+  int rank = 0;
+  int host = 0;
+  double finish_s = 0;
+  double compute_s = 0;
+  double communicate_s = 0; ///< blocked in MPI while a transfer was under way
+  double wait_s = 0;        ///< blocked in MPI before the partner arrived
+  double sleep_s = 0;
+  std::uint64_t actions = 0;
+  std::uint64_t messages_sent = 0, bytes_sent = 0;
+  std::uint64_t messages_received = 0, bytes_received = 0;
+};
+
+struct ReplayReport {
+  double makespan_s = 0;
+  std::string network;
+  std::uint64_t actions = 0;
+  std::vector<RankReport> ranks;
+  std::vector<Span> timeline; ///< filled when record_timeline is set
+};
+
+/// Replays a trace; throws Error for bad input and for deadlocks (naming the
+/// blocked ranks and their pending actions).
+ReplayReport replay_trace(const TraceIndex& trace, const Platform& platform, const Placement& placement,
+                          const ReplayOptions& options);
+
+} // namespace perfcast

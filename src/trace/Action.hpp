@@ -1,0 +1,76 @@
+#pragma once
+// One MPI action of a time-independent trace, as a compact value. Parsing is in
+// TraceReader; the simulator only sees these values.
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace perfcast {
+
+enum class ActionType : std::uint8_t {
+  Init,
+  Finalize,
+  Compute,
+  Sleep,
+  Send,
+  Isend,
+  Ssend,  // perfcast extension: synchronous send
+  Issend, // perfcast extension
+  Recv,
+  Irecv,
+  Wait,
+  Test,
+  Waitall,
+  Waitany,  // perfcast extension
+  Waitsome, // perfcast extension
+  SendRecv,
+  Barrier,
+  Bcast,
+  Reduce,
+  Allreduce,
+  Scan,
+  Exscan,
+  Alltoall,
+  Alltoallv,
+  Allgather,
+  Allgatherv,
+  Gather,
+  Gatherv,
+  Scatter,
+  Scatterv,
+  ReduceScatter,
+  CommSize,
+  CommSplit,
+  CommDup,
+  Location,
+  Migrate,      // AMPI-like, for load balancing
+  IterationIn,  // AMPI-like
+  IterationOut, // AMPI-like
+};
+
+/// Marker for a receive from any source (SimGrid writes -333, MPI uses -1).
+inline constexpr int kAnySource = -1;
+/// Marker for a receive with any tag.
+inline constexpr int kAnyTag = -1;
+
+struct Action {
+  ActionType type = ActionType::Init;
+  std::int32_t rank = 0;
+  std::int32_t partner = 0;  ///< peer of p2p; root of rooted collectives; src of wait/test; dst of sendRecv
+  std::int32_t partner2 = 0; ///< dst of wait/test; src of sendRecv
+  std::int32_t tag = 0;
+  std::uint32_t line = 0;    ///< line in the rank's trace file
+  double value = 0;          ///< flops (compute, reduction work) or seconds (sleep)
+  std::uint64_t bytes = 0;   ///< bytes sent (or contributed, for collectives)
+  std::uint64_t recv_bytes = 0;
+  std::vector<std::uint64_t> send_counts; ///< bytes per peer, v-collectives
+  std::vector<std::uint64_t> recv_counts; ///< bytes per peer, v-collectives
+};
+
+/// The trace keyword of an action type.
+std::string_view action_name(ActionType type);
+
+/// Size in bytes of a SimGrid datatype id (0 double, 1 int, 2 char, ...); -1 when unknown.
+int datatype_size(int id);
+
+} // namespace perfcast
