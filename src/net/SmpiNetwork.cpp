@@ -239,13 +239,17 @@ private:
     std::size_t nl = comp_links_.size();
     cap_.assign(nl, 0);
     usage_.assign(nl, 0);
+    users_.assign(nl, 0);
     for (std::size_t j = 0; j < nl; ++j)
       cap_[j] = platform_.links()[static_cast<std::size_t>(comp_links_[j])].bandwidth_Bps;
     for (std::uint32_t fid : comp_flows_) {
       Flow& f = flows_[fid];
       f.value = -1; // unfixed
-      for (const auto& [link, coefficient] : f.route->shared_uses)
-        usage_[link_slot_[static_cast<std::size_t>(link)]] += coefficient / f.route->penalty;
+      for (const auto& [link, coefficient] : f.route->shared_uses) {
+        std::size_t j = link_slot_[static_cast<std::size_t>(link)];
+        usage_[j] += coefficient / f.route->penalty;
+        ++users_[j];
+      }
     }
     std::size_t unfixed = comp_flows_.size();
     auto fix = [&](Flow& f, double value) {
@@ -255,11 +259,12 @@ private:
         std::size_t j = link_slot_[static_cast<std::size_t>(link)];
         cap_[j] = std::max(0.0, cap_[j] - coefficient * value);
         usage_[j] -= coefficient / f.route->penalty;
-        if (usage_[j] < 1e-300)
-          usage_[j] = 0;
+        if (--users_[j] == 0 || usage_[j] < 0)
+          usage_[j] = 0; // no floating residue once the last flow is fixed
       }
     };
     while (unfixed > 0) {
+      std::size_t before = unfixed;
       double lambda_c = kNever;
       for (std::size_t j = 0; j < nl; ++j)
         if (usage_[j] > 0)
@@ -294,6 +299,10 @@ private:
           }
         }
       }
+      if (unfixed == before) // cannot happen with exact arithmetic; never loop forever
+        for (std::uint32_t fid : comp_flows_)
+          if (flows_[fid].value < 0)
+            fix(flows_[fid], std::min(flows_[fid].route->bound, lambda_c / flows_[fid].route->penalty));
     }
   }
 
@@ -310,6 +319,7 @@ private:
   std::vector<int> comp_links_;
   std::vector<std::uint32_t> comp_flows_;
   std::vector<double> cap_, usage_;
+  std::vector<std::uint32_t> users_;
   CompletionHeap latency_heap_, done_heap_;
   std::uint32_t mark_ = 0;
   double now_ = 0;

@@ -1,0 +1,195 @@
+// Replay engine on small hand-written traces with closed-form answers.
+#include "core/Error.hpp"
+#include "net/SmpiFactors.hpp"
+#include "platform/Placement.hpp"
+#include "platform/Platform.hpp"
+#include "sim/Replay.hpp"
+#include "TestUtil.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+
+namespace {
+
+// 4 hosts of 1 Gflop/s and one core, 125 MB/s and 50 us per link, no backbone.
+const char* kCluster = R"(<platform version="4.1">
+  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="125MBps" lat="50us"/></platform>)";
+
+struct Fixture {
+  test::TempDir dir;
+  Platform platform = parse_simgrid_platform(kCluster, "c.xml");
+
+  // Writes one file per rank and an index; returns the index path.
+  std::string trace(const std::vector<std::string>& ranks)
+  {
+    std::string index;
+    for (std::size_t r = 0; r < ranks.size(); ++r) {
+      dir.file("rank" + std::to_string(r) + ".txt", ranks[r]);
+      index += "rank" + std::to_string(r) + ".txt\n";
+    }
+    return dir.file("index.txt", index);
+  }
+
+  ReplayReport replay(const std::vector<std::string>& ranks, Placement placement = {},
+                      ReplayOptions options = ReplayOptions{})
+  {
+    TraceIndex t = read_trace_index(trace(ranks));
+    if (placement.empty())
+      placement = place_by_policy(platform, "round-robin", t.ranks());
+    return replay_trace(t, platform, placement, options);
+  }
+};
+
+// One message across two cluster links: 100 us of latency, 125 MB/s.
+double message_time(double payload)
+{
+  double S = payload + 16, L = 100e-6;
+  return L * smpi_lat_factor(S) + S / (smpi_bw_factor(S) * std::min(1.25e8, 4194304.0 / (2 * L)));
+}
+
+} // namespace
+
+TEST(Replay, ComputeTakesFlopsOverSpeed)
+{
+  Fixture f;
+  auto r = f.replay({"0 init\n0 compute 2e9\n0 finalize\n", "1 init\n1 compute 5e8\n1 finalize\n"});
+  EXPECT_DOUBLE_EQ(r.makespan_s, 2.0);
+  EXPECT_DOUBLE_EQ(r.ranks[1].finish_s, 0.5);
+  EXPECT_DOUBLE_EQ(r.ranks[0].compute_s, 2.0);
+}
+
+TEST(Replay, RanksSharingOneCoreSplitIt)
+{
+  // two ranks on one single-core host: each runs at half speed while both run
+  Fixture f;
+  auto r = f.replay({"0 compute 1e9\n", "1 compute 3e9\n"}, {0, 0});
+  EXPECT_DOUBLE_EQ(r.ranks[0].finish_s, 2.0); // 1e9 flops at 0.5 Gf/s
+  EXPECT_DOUBLE_EQ(r.ranks[1].finish_s, 4.0); // 1e9 at half speed, then 2e9 alone
+}
+
+TEST(Replay, EagerSendReturnsAtOnceReceiverWaitsForTransfer)
+{
+  Fixture f;
+  auto r = f.replay({"0 send 1 0 1000\n", "1 recv 0 0 1000\n"});
+  EXPECT_DOUBLE_EQ(r.ranks[0].finish_s, 0.0);
+  EXPECT_NEAR(r.ranks[1].finish_s, message_time(1000), 1e-12);
+  EXPECT_EQ(r.ranks[0].messages_sent, 1u);
+  EXPECT_EQ(r.ranks[1].bytes_received, 1000u);
+}
+
+TEST(Replay, RendezvousSendBlocksUntilTheTransferEnds)
+{
+  Fixture f;
+  // the receiver posts 1 s late: nothing moves before, then one transfer
+  auto r = f.replay({"0 send 1 0 100000\n", "1 compute 1e9\n1 recv 0 0 100000\n"});
+  double t = 1.0 + message_time(100000);
+  EXPECT_NEAR(r.ranks[0].finish_s, t, 1e-12);
+  EXPECT_NEAR(r.ranks[1].finish_s, t, 1e-12);
+  EXPECT_NEAR(r.ranks[0].wait_s, 1.0, 1e-12); // waited for the receiver
+}
+
+TEST(Replay, DatatypeSizesScaleCounts)
+{
+  Fixture f;
+  // 125 doubles are 1000 bytes
+  auto r = f.replay({"0 isend 1 3 125 0\n0 wait 0 1 3\n", "1 irecv 0 3 125 0\n1 waitall\n"});
+  EXPECT_NEAR(r.ranks[1].finish_s, message_time(1000), 1e-12);
+}
+
+TEST(Replay, MessagesDoNotOvertake)
+{
+  // two messages with one tag: the first receive gets the first message, so
+  // the 1 MB receive waits for the 1 MB message even though it is second
+  Fixture f;
+  auto r = f.replay({"0 isend 1 0 10\n0 isend 1 0 1000000\n0 waitall\n",
+                     "1 recv 0 0 10\n1 recv 0 0 1000000\n"});
+  EXPECT_EQ(r.ranks[1].bytes_received, 1000010u);
+  EXPECT_GT(r.ranks[1].finish_s, message_time(1000000) * 0.99);
+}
+
+TEST(Replay, AnySourceTakesTheFirstArrival)
+{
+  // rank 1 is slow, rank 2 fast: the wildcard receive matches rank 2, and the
+  // second (explicit) receive from rank 1 completes last
+  Fixture f;
+  auto r = f.replay({"0 recv -333 5 8\n0 recv 1 5 8\n", "1 compute 3e9\n1 send 0 5 8\n", "2 compute 1e9\n2 send 0 5 8\n"});
+  EXPECT_NEAR(r.ranks[0].finish_s, 3.0 + message_time(8), 1e-12);
+  EXPECT_EQ(r.ranks[0].messages_received, 2u);
+}
+
+TEST(Replay, DeadlockNamesRanksAndActions)
+{
+  Fixture f;
+  try {
+    f.replay({"0 init\n0 recv 1 0 8\n", "1 init\n1 recv 0 0 8\n"});
+    FAIL() << "expected a deadlock";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+    EXPECT_NE(m.find("rank0.txt:2: 'recv'"), std::string::npos) << m;
+    EXPECT_NE(m.find("rank 1 blocked at"), std::string::npos) << m;
+    EXPECT_NE(m.find("recv 0->1 tag 0 8 bytes"), std::string::npos) << m;
+  }
+}
+
+TEST(Replay, UnreceivedSendIsReported)
+{
+  Fixture f;
+  try {
+    f.replay({"0 send 1 0 100000\n", "1 init\n"});
+    FAIL();
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("rank 0 blocked at"), std::string::npos) << m;
+    EXPECT_NE(m.find("never received"), std::string::npos) << m;
+  }
+}
+
+TEST(Replay, BarrierReleasesEveryoneAfterTheLast)
+{
+  Fixture f;
+  auto r = f.replay({"0 barrier\n", "1 compute 1e9\n1 barrier\n", "2 barrier\n"});
+  // rank 1 arrives at 1 s and sends rank 0 an empty message (16 bytes with the
+  // envelope); rank 0 then sends to ranks 1 and 2 at once, and those two
+  // flows share rank 0's up link: each gets B/2.
+  double S = 16, L = 100e-6;
+  double shared = L * smpi_lat_factor(S) + S / (smpi_bw_factor(S) * 1.25e8 / 2);
+  EXPECT_NEAR(r.ranks[1].finish_s, 1.0 + message_time(0) + shared, 1e-12);
+  EXPECT_NEAR(r.ranks[2].finish_s, r.ranks[1].finish_s, 1e-12);
+}
+
+TEST(Replay, CollectivesCompleteOnAnyRankCount)
+{
+  for (int P : {2, 3, 5, 8}) {
+    std::vector<std::string> ranks;
+    for (int r = 0; r < P; ++r) {
+      std::string counts;
+      for (int i = 0; i < P; ++i)
+        counts += " 4";
+      std::string s = std::to_string(r) + " ";
+      ranks.push_back(s + "init\n" + s + "bcast 100 1\n" + s + "reduce 100 1e6 0\n" + s + "allreduce 10 0\n" + s +
+                      "alltoall 20 20\n" + s + "allgather 20 20\n" + s + "gather 10 10 0\n" + s + "scatter 10 10 0\n" +
+                      s + "scan 5 0\n" + s + "alltoallv 100" + counts + " 100" + counts + "\n" + s + "gatherv 4" +
+                      counts + " 0\n" + s + "allgatherv 4" + counts + "\n" + s + "reducescatter" + counts + " 10\n" +
+                      s + "barrier\n" + s + "finalize\n");
+    }
+    for (const char* alg : {"default", "recursive-doubling", "ring", "rabenseifner"}) {
+      Fixture f;
+      ReplayOptions o;
+      o.collectives.algorithm["allreduce"] = alg;
+      auto r = f.replay(ranks, place_by_policy(f.platform, "round-robin", P), o);
+      EXPECT_GT(r.makespan_s, 0) << P << " " << alg;
+    }
+  }
+}
+
+TEST(Replay, LogGpIgnoresContention)
+{
+  Fixture f;
+  ReplayOptions o;
+  o.network = "loggp";
+  auto r = f.replay({"0 send 1 0 1000\n", "1 recv 0 0 1000\n"}, {}, o);
+  // L = 100 us of route latency, G = 1/125 MB/s, o = 0, envelope 16 bytes
+  EXPECT_NEAR(r.ranks[1].finish_s, 100e-6 + 1016 / 1.25e8, 1e-15);
+}

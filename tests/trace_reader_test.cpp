@@ -1,0 +1,137 @@
+#include "core/Error.hpp"
+#include "trace/TraceReader.hpp"
+#include "TestUtil.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+
+namespace {
+
+std::string error_of(const std::string& rank0, int world = 2)
+{
+  test::TempDir dir;
+  dir.file("r0.txt", rank0);
+  dir.file("r1.txt", "1 init\n");
+  std::string index = dir.file("i.txt", "r0.txt\nr1.txt\n");
+  try {
+    TraceIndex t = read_trace_index(index);
+    RankReader reader(t.rank_files[0], 0, world, false);
+    Action a;
+    while (reader.next(a)) {
+    }
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+} // namespace
+
+TEST(TraceReader, ReadsEveryArgumentKind)
+{
+  test::TempDir dir;
+  std::string f = dir.file("t.txt", "# comment\n0 init\n0 compute 1.5e6\n0 isend 1 7 10 0\n0 recv -333 -1 4 1\n"
+                                    "0 wait 0 1 7\n0 sendRecv 2 1 3 1 0 1\n0 bcast 4 1 0\n0 reduce 3 100 1 5\n"
+                                    "0 alltoallv 3 1 2 5 2 3 0\n0 reducescatter 2 3 77 0\n");
+  RankReader r(f, 0, 2, false);
+  Action a;
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.type, ActionType::Init);
+  EXPECT_EQ(r.line(), 2u);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_DOUBLE_EQ(a.value, 1.5e6);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.type, ActionType::Isend);
+  EXPECT_EQ(a.partner, 1);
+  EXPECT_EQ(a.tag, 7);
+  EXPECT_EQ(a.bytes, 80u);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.partner, kAnySource);
+  EXPECT_EQ(a.tag, kAnyTag);
+  EXPECT_EQ(a.bytes, 16u);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.type, ActionType::Wait);
+  EXPECT_EQ(a.partner2, 1);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.type, ActionType::SendRecv);
+  EXPECT_EQ(a.bytes, 16u);
+  EXPECT_EQ(a.recv_bytes, 12u);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.partner, 1); // root
+  EXPECT_EQ(a.bytes, 32u);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.bytes, 12u); // 3 floats
+  ASSERT_TRUE(r.next(a));
+  // send datatype 0 (double): counts times 8; receive datatype absent: bytes
+  EXPECT_EQ(a.send_counts, (std::vector<std::uint64_t>{8, 16}));
+  EXPECT_EQ(a.recv_counts, (std::vector<std::uint64_t>{2, 3}));
+  ASSERT_TRUE(r.next(a));
+  EXPECT_EQ(a.recv_counts, (std::vector<std::uint64_t>{16, 24}));
+  EXPECT_DOUBLE_EQ(a.value, 77);
+  EXPECT_FALSE(r.next(a));
+}
+
+TEST(TraceReader, DefaultDatatypeIsDoubleAfterInitWithArgument)
+{
+  test::TempDir dir;
+  std::string f = dir.file("t.txt", "0 init 1\n0 send 1 0 10\n");
+  RankReader r(f, 0, 2, false);
+  Action a;
+  r.next(a);
+  r.next(a);
+  EXPECT_EQ(a.bytes, 80u);
+}
+
+TEST(TraceReader, SharedFileStreamsEachRank)
+{
+  test::TempDir dir;
+  dir.file("all.txt", "0 init\n1 init\n1 compute 5\n0 compute 3\n2 compute 1\n");
+  TraceIndex t = read_trace_index(dir.file("i.txt", "all.txt\n"));
+  ASSERT_TRUE(t.shared_file);
+  ASSERT_EQ(t.ranks(), 3);
+  RankReader r1(t.rank_files[1], 1, 3, true);
+  Action a;
+  ASSERT_TRUE(r1.next(a));
+  ASSERT_TRUE(r1.next(a));
+  EXPECT_DOUBLE_EQ(a.value, 5);
+  EXPECT_EQ(r1.line(), 3u);
+  EXPECT_FALSE(r1.next(a));
+}
+
+TEST(TraceReader, ErrorsNameFileLineAndExpectation)
+{
+  EXPECT_NE(error_of("0 init\n0 sendd 1 0 4\n").find("r0.txt:2: unknown action 'sendd' (expected one of"),
+            std::string::npos);
+  EXPECT_NE(error_of("0 send 1 0\n").find("r0.txt:1: 'send' needs partner tag count"), std::string::npos)
+      << error_of("0 send 1 0\n");
+  EXPECT_NE(error_of("0 compute lots\n").find("expected a non-negative number, got 'lots'"), std::string::npos);
+  EXPECT_NE(error_of("0 send 5 0 4\n").find("rank 5 is outside 0..1"), std::string::npos);
+  EXPECT_NE(error_of("1 compute 4\n").find("r0.txt:1: rank mismatch"), std::string::npos);
+  EXPECT_NE(error_of("0 send 1 0 4 99\n").find("unknown datatype id 99"), std::string::npos);
+  EXPECT_NE(error_of("0 alltoallv 3 1\n").find("'alltoallv' needs"), std::string::npos);
+}
+
+TEST(TraceReader, MissingRankFileIsNamed)
+{
+  test::TempDir dir;
+  dir.file("r0.txt", "0 init\n");
+  std::string index = dir.file("i.txt", "r0.txt\nr1.txt\n");
+  try {
+    read_trace_index(index);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("i.txt:2: trace file 'r1.txt' does not exist"), std::string::npos) << e.what();
+  }
+}
+
+TEST(TraceReader, TruncatedLastLineIsStillRead)
+{
+  test::TempDir dir;
+  std::string f = dir.file("t.txt", "0 init\n0 compute 12");
+  RankReader r(f, 0, 1, false);
+  Action a;
+  r.next(a);
+  ASSERT_TRUE(r.next(a));
+  EXPECT_DOUBLE_EQ(a.value, 12);
+}
