@@ -48,9 +48,9 @@ enum class ActionType : std::uint8_t {
   IterationOut, // AMPI-like
 };
 
-/// Marker for a receive from any source (SimGrid writes -333, MPI uses -1).
+/// Marker for a receive from any source (SimGrid writes -333 or -555; perfcast -1).
 inline constexpr int kAnySource = -1;
-/// Marker for a receive with any tag.
+/// Marker for a receive with any tag (SimGrid writes -444; perfcast -1).
 inline constexpr int kAnyTag = -1;
 
 struct Action {

@@ -18,7 +18,11 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr std::size_t kBufferSize = 1 << 20;
+// SMPI writes a wildcard source as MPI_UNDEFINED (-333; the rank of
+// MPI_ANY_SOURCE in the group) and a wildcard tag as its MPI_ANY_TAG (-444).
 constexpr int kSimgridAnySource = -333;
+constexpr int kSmpiAnySource = -555;
+constexpr int kSmpiAnyTag = -444;
 
 bool to_int(std::string_view s, long long& v)
 {
@@ -110,7 +114,7 @@ public:
     long long x = 0;
     if (!integer(i, x, what))
       return false;
-    if (any_ok && (x == kSimgridAnySource || x == kAnySource)) {
+    if (any_ok && (x == kSimgridAnySource || x == kSmpiAnySource || x == kAnySource)) {
       v = kAnySource;
       return true;
     }
@@ -203,6 +207,8 @@ public:
       if (!need(3, "partner tag count [datatype]") || !rank(2, a.partner, "partner", recv) ||
           !integer(3, tag, "tag") || !count(4, c1, "count") || !datatype(5, s1))
         return false;
+      if (recv && tag == kSmpiAnyTag)
+        tag = kAnyTag;
       if (tag < (recv ? kAnyTag : 0) || tag > 0x7fffffff) {
         error_ = fmt::format("'{}' argument 2 (tag): expected a tag from {} up, got '{}'", t_[1], recv ? -1 : 0, t_[3]);
         return false;
