@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kBufferSize = 1 << 20;
+constexpr std::size_t kBufferSize = 1 << 16;
 // SMPI writes a wildcard source as MPI_UNDEFINED (-333; the rank of
 // MPI_ANY_SOURCE in the group) and a wildcard tag as its MPI_ANY_TAG (-444).
 constexpr int kSimgridAnySource = -333;
