@@ -41,6 +41,12 @@ struct Flow {
   double last_update = 0;
   FlowState state = FlowState::Free;
   std::uint32_t mark = 0;
+  std::vector<std::uint32_t> slot; // position in each used link's flow list
+};
+
+struct LinkUse {
+  std::uint32_t flow;
+  std::uint32_t use; // index into the flow's route shared_uses
 };
 
 class SmpiNetwork final : public NetworkModel {
@@ -153,8 +159,12 @@ private:
       done_heap_.schedule(id, rate == kNever || rate <= 0 ? now : now + f.remaining / rate);
       return;
     }
-    for (const auto& [link, coefficient] : f.route->shared_uses) {
-      link_flows_[static_cast<std::size_t>(link)].push_back(id);
+    f.slot.resize(f.route->shared_uses.size());
+    for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
+      int link = f.route->shared_uses[u].first;
+      auto& list = link_flows_[static_cast<std::size_t>(link)];
+      f.slot[u] = static_cast<std::uint32_t>(list.size());
+      list.push_back({id, u});
       mark_dirty(link);
     }
   }
@@ -162,15 +172,18 @@ private:
   void detach(std::uint32_t id)
   {
     Flow& f = flows_[id];
-    for (const auto& [link, coefficient] : f.route->shared_uses) {
-      auto& v = link_flows_[static_cast<std::size_t>(link)];
-      auto it = std::find(v.begin(), v.end(), id);
-      if (it != v.end()) {
-        *it = v.back();
-        v.pop_back();
-      }
+    if (f.slot.size() != f.route->shared_uses.size())
+      return; // never joined any link (no shared link on its route)
+    for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
+      int link = f.route->shared_uses[u].first;
+      auto& list = link_flows_[static_cast<std::size_t>(link)];
+      std::uint32_t at = f.slot[u];
+      list[at] = list.back();
+      flows_[list[at].flow].slot[list[at].use] = at;
+      list.pop_back();
       mark_dirty(link);
     }
+    f.slot.clear();
   }
 
   void mark_dirty(int link)
@@ -196,7 +209,8 @@ private:
     dirty_links_.clear();
     // breadth-first over links and flows
     for (std::size_t i = 0; i < comp_links_.size(); ++i)
-      for (std::uint32_t fid : link_flows_[static_cast<std::size_t>(comp_links_[i])]) {
+      for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[i])]) {
+        std::uint32_t fid = lu.flow;
         Flow& f = flows_[fid];
         if (f.mark == mark_)
           continue;
@@ -233,7 +247,9 @@ private:
 
   // Weighted max-min fairness with per-flow bounds (progressive filling): every
   // unfixed flow i gets lambda / penalty_i; lambda rises until a link saturates
-  // or a flow reaches its bound.
+  // (its remaining capacity over the summed inverse penalties of its unfixed
+  // flows) or a flow reaches its bound. Components are small (tens of flows),
+  // so plain scans beat heaps here.
   void solve_maxmin()
   {
     std::size_t nl = comp_links_.size();
@@ -263,6 +279,7 @@ private:
           usage_[j] = 0; // no floating residue once the last flow is fixed
       }
     };
+    constexpr double kTie = 1 + 1e-12;
     while (unfixed > 0) {
       std::size_t before = unfixed;
       double lambda_c = kNever;
@@ -281,7 +298,6 @@ private:
             fix(flows_[fid], 0);
         break;
       }
-      constexpr double kTie = 1 + 1e-12;
       if (lambda_b <= lambda_c) {
         for (std::uint32_t fid : comp_flows_) {
           Flow& f = flows_[fid];
@@ -292,8 +308,8 @@ private:
         for (std::size_t j = 0; j < nl; ++j) {
           if (usage_[j] <= 0 || cap_[j] / usage_[j] > lambda_c * kTie)
             continue;
-          for (std::uint32_t fid : link_flows_[static_cast<std::size_t>(comp_links_[j])]) {
-            Flow& f = flows_[fid];
+          for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[j])]) {
+            Flow& f = flows_[lu.flow];
             if (f.value < 0)
               fix(f, lambda_c / f.route->penalty);
           }
@@ -311,7 +327,7 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
-  std::vector<std::vector<std::uint32_t>> link_flows_;
+  std::vector<std::vector<LinkUse>> link_flows_;
   std::vector<std::uint32_t> link_mark_;
   std::vector<std::size_t> link_slot_;
   std::vector<bool> link_dirty_;
@@ -320,6 +336,7 @@ private:
   std::vector<std::uint32_t> comp_flows_;
   std::vector<double> cap_, usage_;
   std::vector<std::uint32_t> users_;
+
   CompletionHeap latency_heap_, done_heap_;
   std::uint32_t mark_ = 0;
   double now_ = 0;
