@@ -222,14 +222,19 @@ private:
     if (comp_flows_.empty())
       return;
     // bring remaining bytes up to now at the old rates
-    for (std::uint32_t fid : comp_flows_) {
-      Flow& f = flows_[fid];
+    old_value_.resize(comp_flows_.size());
+    for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
+      Flow& f = flows_[comp_flows_[i]];
       f.remaining = std::max(0.0, f.remaining - f.value * f.factor * (now_ - f.last_update));
       f.last_update = now_;
+      old_value_[i] = f.value;
     }
     solve_maxmin();
-    for (std::uint32_t fid : comp_flows_) {
+    for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
+      std::uint32_t fid = comp_flows_[i];
       Flow& f = flows_[fid];
+      if (f.value == old_value_[i] && f.value > 0)
+        continue; // same rate: its scheduled end still holds
       double rate = f.value * f.factor;
       done_heap_.schedule(fid, rate > 0 ? now_ + f.remaining / rate : kNever);
     }
@@ -334,7 +339,7 @@ private:
   std::vector<int> dirty_links_;
   std::vector<int> comp_links_;
   std::vector<std::uint32_t> comp_flows_;
-  std::vector<double> cap_, usage_;
+  std::vector<double> cap_, usage_, old_value_;
   std::vector<std::uint32_t> users_;
 
   CompletionHeap latency_heap_, done_heap_;
