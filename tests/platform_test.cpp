@@ -163,3 +163,10 @@ TEST(Placement, NamedPolicies)
   EXPECT_EQ(place_by_policy(p, "n2.x,n0.x:2", 4), (Placement{2, 0, 0, 2}));
   EXPECT_THROW(place_by_policy(p, "n9.x", 2), Error);
 }
+
+TEST(PlatformJson, fuzz_out_of_range_number_is_a_clear_error)
+{
+  // found by tests/fuzz: a number beyond double range escaped as an uncaught exception
+  EXPECT_THROW(parse_json_platform("{\"format\":\"perfcast-platform\",\"version\":1e999}", "big.json"), Error);
+  EXPECT_THROW(parse_json_platform("{\"format\":7,\"version\":1}", "type.json"), Error);
+}

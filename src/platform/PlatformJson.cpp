@@ -31,7 +31,19 @@ public:
       doc = json::parse(text_);
     } catch (const json::parse_error& e) {
       fail_at(path_, line_of(e.byte), fmt::format("malformed JSON: {}", e.what()));
+    } catch (const json::exception& e) {
+      fail_in(path_, fmt::format("malformed JSON: {}", e.what())); // e.g. a number out of range
     }
+    try {
+      return load(doc);
+    } catch (const json::exception& e) {
+      // a field of the wrong JSON type somewhere the checks below did not look
+      fail_in(path_, fmt::format("unexpected JSON value: {}", e.what()));
+    }
+  }
+
+  Platform load(const json& doc)
+  {
     if (!doc.is_object())
       fail_in(path_, "expected a JSON object");
     if (doc.value("format", "") != "perfcast-platform")
