@@ -1,5 +1,8 @@
 #include "core/Error.hpp"
 #include "trace/TraceReader.hpp"
+#include "trace/TraceWriter.hpp"
+
+#include <fstream>
 #include "TestUtil.hpp"
 
 #include <gtest/gtest.h>
@@ -134,4 +137,30 @@ TEST(TraceReader, TruncatedLastLineIsStillRead)
   r.next(a);
   ASSERT_TRUE(r.next(a));
   EXPECT_DOUBLE_EQ(a.value, 12);
+}
+
+TEST(TraceWriter, RoundTripsEveryActionThroughTheReader)
+{
+  test::TempDir dir;
+  const std::string lines = "0 init\n0 compute 1.5e+06\n0 isend 1 7 80 6\n0 irecv -1 -1 16 6\n0 wait 0 1 7\n"
+                            "0 sendRecv 16 1 12 1 6 6\n0 bcast 32 1 6\n0 reduce 12 100 1 6\n0 allreduce 8 5 6\n"
+                            "0 alltoall 4 4 6 6\n0 gather 3 3 1 6 6\n0 gatherv 3 2 5 0 6 6\n0 scatterv 2 5 3 1 6 6\n"
+                            "0 allgatherv 3 2 5 6 6\n0 alltoallv 3 1 2 5 2 3 6 6\n0 reducescatter 2 3 77 6\n"
+                            "0 waitall\n0 barrier\n0 finalize\n";
+  std::string in = dir.file("in.txt", lines);
+  RankReader reader(in, 0, 2, false);
+  TraceWriter writer(dir.path() + "/out", 2);
+  Action a;
+  while (reader.next(a))
+    writer.write(a);
+  Action b;
+  b.rank = 1;
+  b.type = ActionType::Init;
+  writer.write(b);
+  writer.close();
+  std::ifstream written(dir.path() + "/out/rank-0.txt");
+  std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, lines);
+  TraceIndex t = read_trace_index(writer.index_path());
+  EXPECT_EQ(t.ranks(), 2);
 }
