@@ -6,6 +6,7 @@
 #include "sim/Replay.hpp"
 #include "TestUtil.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -192,4 +193,82 @@ TEST(Replay, LogGpIgnoresContention)
   auto r = f.replay({"0 send 1 0 1000\n", "1 recv 0 0 1000\n"}, {}, o);
   // L = 100 us of route latency, G = 1/125 MB/s, o = 0, envelope 16 bytes
   EXPECT_NEAR(r.ranks[1].finish_s, 100e-6 + 1016 / 1.25e8, 1e-15);
+}
+
+namespace {
+
+// A master dealing `tasks` tasks of `flops` each to workers 1..W over
+// wildcard receives, in perfcast's elastic form.
+std::vector<std::string> elastic_farm(int workers, int tasks, double flops)
+{
+  std::string master = "0 init\n";
+  int sent = 0;
+  for (int w = 1; w <= workers && sent < tasks; ++w, ++sent)
+    master += fmt::format("0 send {} 1 64\n", w);
+  for (int done = 0; done < tasks; ++done) {
+    master += "0 recv -1 2 8\n";
+    if (sent < tasks) {
+      master += "0 send @ 1 64\n";
+      ++sent;
+    }
+  }
+  for (int w = 1; w <= workers; ++w)
+    master += fmt::format("0 send {} 3 0\n", w);
+  std::vector<std::string> ranks{master};
+  for (int w = 1; w <= workers; ++w)
+    ranks.push_back(fmt::format("{0} init\n{0} loop_begin 3\n{0} recv 0 -1 64\n{0} compute {1}\n{0} send 0 2 8\n"
+                                "{0} loop_end\n{0} finalize\n",
+                                w, flops));
+  return ranks;
+}
+
+} // namespace
+
+TEST(Replay, ElasticFarmDealsMoreTasksToFasterWorkers)
+{
+  // worker 1 on a 3 Gf/s host, worker 2 on a 1 Gf/s host; tasks of 3e8 flops
+  // (0.1 s and 0.3 s): while worker 2 does one task worker 1 does three, so of
+  // 8 tasks worker 1 takes 6 and worker 2 takes 2; the end is near 0.6 s.
+  Fixture f;
+  Platform p = parse_simgrid_platform(R"(<platform version="4.1"><zone id="z" routing="Cluster">
+    <host id="m" speed="1Gf"/><host id="fast" speed="3Gf"/><host id="slow" speed="1Gf"/>
+    <link id="lm" bandwidth="125MBps" latency="1us"/><link id="lf" bandwidth="125MBps" latency="1us"/>
+    <link id="ls" bandwidth="125MBps" latency="1us"/>
+    <host_link id="m" up="lm" down="lm"/><host_link id="fast" up="lf" down="lf"/><host_link id="slow" up="ls" down="ls"/>
+    </zone></platform>)",
+                                      "farm.xml");
+  TraceIndex t = read_trace_index(f.trace(elastic_farm(2, 8, 3e8)));
+  ReplayReport r = replay_trace(t, p, {0, 1, 2}, ReplayOptions{});
+  // each worker receives its tasks plus the stop message
+  EXPECT_EQ(r.ranks[1].messages_received, 6u + 1);
+  EXPECT_EQ(r.ranks[2].messages_received, 2u + 1);
+  EXPECT_NEAR(r.makespan_s, 0.6, 0.001);
+}
+
+TEST(Replay, ElasticSendWithoutWildcardReceiveIsAnError)
+{
+  Fixture f;
+  try {
+    f.replay({"0 send @ 1 8\n", "1 recv 0 1 8\n"});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank0.txt:1: send to '@'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Replay, LoopBlockErrorsNameTheLine)
+{
+  Fixture f;
+  try {
+    f.replay({"0 loop_begin 3\n0 compute 1\n0 loop_end\n"});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank0.txt:1: a loop block needs a receive"), std::string::npos) << e.what();
+  }
+  try {
+    f.replay({"0 loop_begin 3\n0 recv 1 0 8\n", "1 send 0 3 8\n"});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no matching 'loop_end'"), std::string::npos) << e.what();
+  }
 }

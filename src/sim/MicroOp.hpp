@@ -17,6 +17,7 @@ enum class OpCode : std::uint8_t {
   TestKey,   ///< test the oldest trace request with that key (costs smpi/test)
   WaitAll,   ///< wait for every pending trace request
   WaitGroup, ///< wait for the requests of the current collective
+  LoopCheck, ///< inside a loop block: leave it if the latest receive got the stop tag
 };
 
 /// Message context: user point-to-point traffic never matches collective traffic.

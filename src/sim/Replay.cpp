@@ -20,6 +20,7 @@ struct Request {
   std::int32_t src = 0, dst = 0, tag = 0; // src may be kAnySource, tag kAnyTag (receives)
   Context ctx = Context::User;
   bool is_send = false;
+  bool wildcard_source = false;
   bool complete = false;
   bool waited = false; // owner is blocked on it
   std::uint8_t refs = 0;
@@ -51,6 +52,14 @@ struct Rank {
   double block_start = 0;
   double last_match = -1;
   bool finishing = false;
+  // perfcast extensions: replies to wildcard sources and loop blocks
+  std::int32_t last_wild_source = -1;
+  std::int32_t last_recv_tag = -1;
+  std::vector<Action> loop_body;
+  std::size_t loop_pos = 0;
+  std::int32_t loop_stop_tag = 0;
+  bool in_loop = false;
+  bool loop_stop = false;
   RankReport report;
 };
 
@@ -166,7 +175,7 @@ private:
       rank.report.finish_s = now_;
       return false;
     }
-    if (!rank.reader->next(rank.action)) {
+    if (!next_action(rank, rank.action)) {
       // SimGrid waits for the requests still pending at the end of a trace
       rank.finishing = true;
       rank.has_action = false;
@@ -179,7 +188,55 @@ private:
     ++actions_;
     ++rank.report.actions;
     expand(rank.action, r, rank.ops);
+    if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
+                         rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {
+      MicroOp check;
+      check.code = OpCode::LoopCheck;
+      rank.ops.push_back(check);
+    }
     return true;
+  }
+
+  // The next action: from the running loop block, else from the trace.
+  bool next_action(Rank& rank, Action& out)
+  {
+    if (rank.in_loop) {
+      if (!rank.loop_stop) {
+        out = rank.loop_body[rank.loop_pos];
+        rank.loop_pos = (rank.loop_pos + 1) % rank.loop_body.size();
+        return true;
+      }
+      rank.in_loop = false;
+      rank.loop_body.clear();
+    }
+    if (!rank.reader->next(out))
+      return false;
+    if (out.type == ActionType::LoopEnd)
+      fail_at(rank.reader->path(), out.line, "'loop_end' without a 'loop_begin'");
+    if (out.type != ActionType::LoopBegin)
+      return true;
+    std::size_t begin_line = out.line;
+    rank.loop_stop_tag = out.tag;
+    bool has_receive = false;
+    Action a;
+    for (;;) {
+      if (!rank.reader->next(a))
+        fail_at(rank.reader->path(), begin_line, "'loop_begin' has no matching 'loop_end'");
+      if (a.type == ActionType::LoopEnd)
+        break;
+      if (a.type == ActionType::LoopBegin)
+        fail_at(rank.reader->path(), a.line, "loop blocks cannot be nested");
+      has_receive = has_receive || a.type == ActionType::Recv || a.type == ActionType::Irecv;
+      rank.loop_body.push_back(a);
+    }
+    if (!has_receive)
+      fail_at(rank.reader->path(), begin_line,
+              "a loop block needs a receive that can get its stop tag (expected 'recv' or 'irecv' in the body)");
+    rank.in_loop = true;
+    rank.loop_stop = false;
+    rank.loop_pos = 0;
+    rank.last_recv_tag = -1;
+    return next_action(rank, out);
   }
 
   void expand(const Action& a, int r, std::vector<MicroOp>& ops)
@@ -278,8 +335,21 @@ private:
       rank.block_start = now_;
       timers_.schedule(static_cast<std::uint32_t>(r), now_ + op.value);
       return;
+    case OpCode::LoopCheck:
+      if (rank.last_recv_tag == rank.loop_stop_tag)
+        rank.loop_stop = true;
+      return;
     case OpCode::Send:
     case OpCode::Isend: {
+      if (op.peer == kLastSource) {
+        if (rank.last_wild_source < 0)
+          fail_at(rank.reader->path(), rank.action.line,
+                  "send to '@' but no receive from any source has completed on this rank yet");
+        MicroOp resolved = op;
+        resolved.peer = rank.last_wild_source;
+        execute(r, resolved);
+        return;
+      }
       std::uint32_t req = post_send(r, op);
       if (op.code == OpCode::Send) {
         block_on(r, {req});
@@ -426,6 +496,7 @@ private:
     q.tag = op.tag;
     q.ctx = op.ctx;
     q.bytes = op.bytes;
+    q.wildcard_source = op.peer == kAnySource;
     q.refs = 2;
     Mailbox& box = mailboxes_[static_cast<std::size_t>(r)];
     for (auto it = box.sends.begin(); it != box.sends.end(); ++it)
@@ -444,7 +515,8 @@ private:
     Request& s = requests_[send];
     Request& q = requests_[recv];
     s.match_time = q.match_time = now_;
-    q.src = s.src; // resolves a wildcard
+    q.src = s.src; // resolves wildcards
+    q.tag = s.tag;
     for (std::uint32_t id : {send, recv}) {
       Request& x = requests_[id];
       if (x.waited && !x.complete) {
@@ -479,6 +551,14 @@ private:
     if (q.complete)
       return;
     q.complete = true;
+    if (!q.is_send) {
+      Rank& owner = ranks_[static_cast<std::size_t>(q.owner)];
+      if (q.ctx == Context::User) {
+        owner.last_recv_tag = q.tag;
+        if (q.wildcard_source)
+          owner.last_wild_source = q.src;
+      }
+    }
     if (!q.waited)
       return;
     q.waited = false;

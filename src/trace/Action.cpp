@@ -45,6 +45,8 @@ std::string_view action_name(ActionType type)
   case ActionType::Migrate: return "migrate";
   case ActionType::IterationIn: return "iteration_in";
   case ActionType::IterationOut: return "iteration_out";
+  case ActionType::LoopBegin: return "loop_begin";
+  case ActionType::LoopEnd: return "loop_end";
   }
   return "?";
 }

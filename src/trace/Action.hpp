@@ -46,12 +46,16 @@ enum class ActionType : std::uint8_t {
   Migrate,      // AMPI-like, for load balancing
   IterationIn,  // AMPI-like
   IterationOut, // AMPI-like
+  LoopBegin,    // perfcast extension: repeat until a receive gets the stop tag (tag field)
+  LoopEnd,      // perfcast extension
 };
 
 /// Marker for a receive from any source (SimGrid writes -333 or -555; perfcast -1).
 inline constexpr int kAnySource = -1;
 /// Marker for a receive with any tag (SimGrid writes -444; perfcast -1).
 inline constexpr int kAnyTag = -1;
+/// Send partner "@": the source of the sender's latest wildcard receive.
+inline constexpr int kLastSource = -2;
 
 struct Action {
   ActionType type = ActionType::Init;

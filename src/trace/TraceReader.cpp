@@ -48,7 +48,7 @@ const std::unordered_map<std::string_view, ActionType>& keywords()
 {
   static const std::unordered_map<std::string_view, ActionType> table = [] {
     std::unordered_map<std::string_view, ActionType> t;
-    for (int i = 0; i <= static_cast<int>(ActionType::IterationOut); ++i) {
+    for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
       auto type = static_cast<ActionType>(i);
       t.emplace(action_name(type), type);
     }
@@ -60,7 +60,7 @@ const std::unordered_map<std::string_view, ActionType>& keywords()
 std::string expected_keywords()
 {
   std::string s;
-  for (int i = 0; i <= static_cast<int>(ActionType::IterationOut); ++i) {
+  for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
     if (!s.empty())
       s += ", ";
     s += action_name(static_cast<ActionType>(i));
@@ -186,7 +186,19 @@ public:
     case ActionType::IterationIn:
     case ActionType::IterationOut:
     case ActionType::Location:
+    case ActionType::LoopEnd:
       return true;
+    case ActionType::LoopBegin: {
+      long long tag = 0;
+      if (!need(1, "a stop tag") || !integer(2, tag, "stop tag"))
+        return false;
+      if (tag < 0 || tag > 0x7fffffff) {
+        error_ = fmt::format("'loop_begin': expected a non-negative stop tag, got '{}'", t_[2]);
+        return false;
+      }
+      a.tag = static_cast<std::int32_t>(tag);
+      return true;
+    }
     case ActionType::Compute:
       return need(1, "a flop count") && number(2, a.value, "flops");
     case ActionType::Sleep:
@@ -204,7 +216,12 @@ public:
     case ActionType::Irecv: {
       bool recv = a.type == ActionType::Recv || a.type == ActionType::Irecv;
       long long tag = 0;
-      if (!need(3, "partner tag count [datatype]") || !rank(2, a.partner, "partner", recv) ||
+      if (!recv && t_.size() > 2 && t_[2] == "@") {
+        a.partner = kLastSource; // reply to the latest wildcard receive's source
+      } else if (!need(3, "partner tag count [datatype]") || !rank(2, a.partner, "partner", recv)) {
+        return false;
+      }
+      if (!need(3, "partner tag count [datatype]") ||
           !integer(3, tag, "tag") || !count(4, c1, "count") || !datatype(5, s1))
         return false;
       if (recv && tag == kSmpiAnyTag)

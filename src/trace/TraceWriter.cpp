@@ -20,7 +20,10 @@ std::string counts(const std::vector<std::uint64_t>& v)
   return s;
 }
 
-std::string partner(std::int32_t p) { return p == kAnySource ? "-1" : std::to_string(p); }
+std::string partner(std::int32_t p)
+{
+  return p == kAnySource ? "-1" : p == kLastSource ? "@" : std::to_string(p);
+}
 
 std::string rank_file(const std::string& dir, int r) { return fmt::format("{}/rank-{}.txt", dir, r); }
 
@@ -40,6 +43,8 @@ std::string format_action(const Action& a)
     return fmt::format("{} {:.6g}", head, a.value);
   case ActionType::Migrate:
     return fmt::format("{} {}", head, a.bytes);
+  case ActionType::LoopBegin:
+    return fmt::format("{} {}", head, a.tag);
   case ActionType::Send:
   case ActionType::Isend:
   case ActionType::Ssend:

@@ -1,0 +1,144 @@
+// The perfcast command as a user runs it: exit codes, messages, JSON, golden output.
+#include "TestUtil.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace perfcast;
+
+namespace {
+
+std::string examples() { return test::source_dir() + "/examples"; }
+
+test::CommandResult run_cli(const std::string& args)
+{
+  return test::run_command(test::perfcast_binary() + " " + args);
+}
+
+nlohmann::json replay_json(const std::string& args)
+{
+  auto r = run_cli("replay " + args + " --json -q");
+  EXPECT_EQ(r.status, 0) << r.output;
+  return nlohmann::json::parse(r.output);
+}
+
+} // namespace
+
+TEST(Cli, GoldenTableForASmallTrace)
+{
+  test::TempDir dir;
+  dir.file("r0.txt", "0 init\n0 compute 1e9\n0 send 1 0 1000\n0 finalize\n");
+  dir.file("r1.txt", "1 init\n1 recv 0 0 1000\n1 finalize\n");
+  std::string index = dir.file("i.txt", "r0.txt\nr1.txt\n");
+  std::string platform = dir.file("p.xml", "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" radical=\"0-1\" "
+                                           "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/></platform>");
+  auto r = run_cli(fmt::format("replay {} --platform {} -q", index, platform));
+  ASSERT_EQ(r.status, 0) << r.output;
+  // 1 s of compute, then 1016 bytes (in the (732, 1426] factor band):
+  // 100 us x 1.9503 + 1016 / (0.341987 x 125 MB/s) = 195.0 us + 23.8 us = 218.8 us
+  const char* expected =
+      "makespan: 1.000219 s   (2 ranks, 7 actions, network model smpi)\n\n"
+      " rank host                 finish_s    compute_s       comm_s       wait_s  msgs_out    bytes_out   msgs_in     "
+      "bytes_in\n"
+      "    0 n0                   1.000000     1.000000     0.000000     0.000000         1         1000         0     "
+      "       0\n"
+      "    1 n1                   1.000219     0.000000     0.000219     1.000000         0            0         1     "
+      "    1000\n";
+  EXPECT_EQ(r.output, expected);
+}
+
+TEST(Cli, JsonHasMakespanAndRanks)
+{
+  auto j = replay_json(examples() + "/traces/stencil16/trace.txt --platform " + examples() + "/platforms/hetero8.json");
+  ASSERT_TRUE(j.contains("makespan_s"));
+  ASSERT_EQ(j["ranks"].size(), 16u);
+  double latest = 0;
+  for (const auto& r : j["ranks"])
+    latest = std::max(latest, r["finish_s"].get<double>());
+  EXPECT_DOUBLE_EQ(j["makespan_s"].get<double>(), latest);
+  EXPECT_EQ(j["ranks"][6]["host"], "e52450-0");
+}
+
+TEST(Cli, ElasticMasterWorkerRedealsTasksOnAnotherPlatform)
+{
+  std::string fixed = examples() + "/traces/master_worker8/trace.txt";
+  std::string elastic = examples() + "/traces/master_worker8_elastic/trace.txt";
+  // on the platform it was recorded on, both forms replay the same run
+  std::string home = "--platform " + examples() + "/platforms/cluster16.xml";
+  EXPECT_DOUBLE_EQ(replay_json(fixed + " " + home)["makespan_s"].get<double>(),
+                   replay_json(elastic + " " + home)["makespan_s"].get<double>());
+  // on the mixed cluster the two E5-2450 workers (ranks 6, 7; 1.75x faster)
+  // take more of the 40 tasks, and the run ends sooner than the fixed replay
+  std::string away = "--platform " + examples() + "/platforms/hetero8.json";
+  auto e = replay_json(elastic + " " + away);
+  auto f = replay_json(fixed + " " + away);
+  int total = 0;
+  for (int w = 1; w < 8; ++w)
+    total += e["ranks"][w]["messages_received"].get<int>() - 1; // minus the stop message
+  EXPECT_EQ(total, 40);
+  for (int slow = 1; slow <= 5; ++slow)
+    for (int fast = 6; fast <= 7; ++fast)
+      EXPECT_GT(e["ranks"][fast]["messages_received"].get<int>(), e["ranks"][slow]["messages_received"].get<int>());
+  EXPECT_LT(e["makespan_s"].get<double>(), 0.9 * f["makespan_s"].get<double>());
+}
+
+TEST(Cli, TimelineIsWrittenAsSvg)
+{
+  test::TempDir dir;
+  std::string svg = dir.path() + "/t.svg";
+  auto r = run_cli("replay " + examples() + "/traces/collectives8/trace.txt --platform " + examples() +
+                    "/platforms/hetero8.xml --timeline " + svg + " -q");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::ifstream in(svg);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_NE(text.find("</svg>"), std::string::npos);
+  EXPECT_NE(text.find("<rect"), std::string::npos);
+}
+
+TEST(Cli, BadInputGivesLocatedErrorsAndNonZeroExit)
+{
+  test::TempDir dir;
+  std::string platform = examples() + "/platforms/cluster16.xml";
+  dir.file("r0.txt", "0 init\n0 sned 1 0 8\n");
+  dir.file("r1.txt", "1 init\n");
+  std::string bad_action = dir.file("i.txt", "r0.txt\nr1.txt\n");
+  auto r = run_cli("replay " + bad_action + " --platform " + platform);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("r0.txt:2: unknown action 'sned'"), std::string::npos) << r.output;
+
+  r = run_cli("replay " + bad_action + " --platform " + dir.path() + "/missing.xml");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("missing.xml: cannot open platform file"), std::string::npos) << r.output;
+
+  std::string hosts = dir.file("hosts", "node-0\nnode-99\n");
+  r = run_cli("replay " + bad_action + " --platform " + platform + " --hostfile " + hosts);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("hosts:2: host 'node-99' is not in the platform"), std::string::npos) << r.output;
+
+  dir.file("d0.txt", "0 recv 1 0 8\n");
+  dir.file("d1.txt", "1 recv 0 0 8\n");
+  r = run_cli("replay " + dir.file("d.txt", "d0.txt\nd1.txt\n") + " --platform " + platform);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("deadlock"), std::string::npos) << r.output;
+
+  r = run_cli("replay " + bad_action + " --platform " + platform + " --net bogus");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("unknown network model 'bogus'"), std::string::npos) << r.output;
+
+  r = run_cli("replay " + bad_action);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--platform"), std::string::npos) << r.output;
+}
+
+TEST(Cli, ListNamesModelsAndAlgorithms)
+{
+  auto r = run_cli("list");
+  ASSERT_EQ(r.status, 0);
+  EXPECT_NE(r.output.find("smpi"), std::string::npos);
+  EXPECT_NE(r.output.find("loggp"), std::string::npos);
+  EXPECT_NE(r.output.find("rabenseifner"), std::string::npos);
+}
