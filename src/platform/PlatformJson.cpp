@@ -20,6 +20,9 @@ namespace {
 
 using nlohmann::json;
 
+// Larger than any machine simulated; keeps a typo from building a billion hosts.
+constexpr long long kMaxCount = 1000000;
+
 class JsonLoader {
 public:
   JsonLoader(const std::string& text, std::string path) : path_(std::move(path)), text_(text) {}
@@ -189,8 +192,8 @@ private:
     if (!o.contains(k) && fallback)
       return *fallback;
     const json& v = field(o, k, w);
-    if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > 10000000)
-      fail_in(path_, fmt::format("{}.{}: expected a positive integer", w, k));
+    if (!v.is_number_integer() || v.get<long long>() < 1 || v.get<long long>() > kMaxCount)
+      fail_in(path_, fmt::format("{}.{}: expected an integer from 1 to {}", w, k, kMaxCount));
     return v.get<int>();
   }
 

@@ -13,4 +13,4 @@ cmake -S "$root" -B "$root/build-fuzz" -G Ninja -DPERFCAST_FUZZ=ON -DCMAKE_BUILD
 ninja -C "$root/build-fuzz" fuzz_parsers
 work=$(mktemp -d)
 cp "$root"/tests/fuzz/corpus/* "$work"/
-"$root/build-fuzz/fuzz_parsers" -max_total_time="$secs" -max_len=8192 -timeout=10 "$work"
+"$root/build-fuzz/fuzz_parsers" -max_total_time="$secs" -max_len=8192 -timeout=60 "$work"
