@@ -272,3 +272,26 @@ TEST(Replay, LoopBlockErrorsNameTheLine)
     EXPECT_NE(std::string(e.what()).find("no matching 'loop_end'"), std::string::npos) << e.what();
   }
 }
+
+TEST(Replay, WaitanyConsumesTheFirstRequestToComplete)
+{
+  // senders finish computing at 3 s (slow) and 1 s (fast). waitany returns
+  // when the fast message is in (1 s + m), rank 0 computes 0.5 s, and the
+  // final waitall ends when the slow message is in: 3 s + m. Had waitany
+  // waited for both, rank 0 would end at 3.5 s + m.
+  Fixture f;
+  auto r = f.replay({"0 irecv 1 0 8\n0 irecv 2 0 8\n0 waitany 2\n0 compute 5e8\n0 waitall\n",
+                     "1 compute 3e9\n1 send 0 0 8\n", "2 compute 1e9\n2 send 0 0 8\n"});
+  EXPECT_NEAR(r.ranks[0].finish_s, 3.0 + message_time(8), 1e-12);
+  EXPECT_NEAR(r.ranks[0].compute_s, 0.5, 1e-12);
+}
+
+TEST(Replay, WaitsomeConsumesEverythingCompleted)
+{
+  // both messages are in by the time rank 0 looks (it computes 3 s first):
+  // waitsome takes both, the following waitany has nothing left to wait for
+  Fixture f;
+  auto r = f.replay({"0 irecv 1 0 8\n0 irecv 2 0 8\n0 compute 3e9\n0 waitsome 2\n0 waitany 2\n",
+                     "1 send 0 0 8\n", "2 send 0 0 8\n"});
+  EXPECT_NEAR(r.ranks[0].finish_s, 3.0, 1e-12);
+}

@@ -16,6 +16,7 @@ enum class OpCode : std::uint8_t {
   WaitKey,   ///< wait for the oldest trace request with key (peer=src, peer2=dst, tag)
   TestKey,   ///< test the oldest trace request with that key (costs smpi/test)
   WaitAll,   ///< wait for every pending trace request
+  WaitAny,   ///< wait for one pending trace request (the first to complete); sync = waitsome: all completed
   WaitGroup, ///< wait for the requests of the current collective
   LoopCheck, ///< inside a loop block: leave it if the latest receive got the stop tag
 };

@@ -49,6 +49,7 @@ struct Rank {
   std::vector<std::uint32_t> group;   // requests of the running collective
   std::vector<std::uint32_t> waiting; // requests it is blocked on
   std::uint32_t blocked_on = 0;
+  bool wait_any = false; // blocked until any one of `waiting` completes
   double block_start = 0;
   double last_match = -1;
   bool finishing = false;
@@ -285,10 +286,14 @@ private:
       ops.push_back(op);
       return;
     case ActionType::Waitall:
+      op.code = OpCode::WaitAll;
+      ops.push_back(op);
+      return;
     case ActionType::Waitany:
     case ActionType::Waitsome:
-      // waitany/waitsome are replayed as waitall until completion order is traced
-      op.code = OpCode::WaitAll;
+      // the request that completes first in the simulation is the one consumed
+      op.code = OpCode::WaitAny;
+      op.sync = a.type == ActionType::Waitsome;
       ops.push_back(op);
       return;
     case ActionType::SendRecv: {
@@ -402,6 +407,9 @@ private:
         release(q);
       return;
     }
+    case OpCode::WaitAny:
+      wait_any(r, op);
+      return;
     case OpCode::WaitGroup: {
       std::vector<std::uint32_t> reqs;
       reqs.swap(rank.group);
@@ -411,6 +419,46 @@ private:
       return;
     }
     }
+  }
+
+  // MPI_Waitany / MPI_Waitsome over the rank's pending requests: consume the
+  // first completed one (waitsome: every completed one); if none has completed,
+  // block until one does and look again.
+  void wait_any(int r, const MicroOp& op)
+  {
+    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    bool any_live = false, consumed = false;
+    for (auto it = rank.pending.begin(); it != rank.pending.end();) {
+      if (it->req == kNone) {
+        ++it;
+        continue;
+      }
+      any_live = true;
+      if (requests_[it->req].complete && (!consumed || op.sync)) {
+        release(it->req);
+        it = rank.pending.erase(it);
+        consumed = true;
+        continue;
+      }
+      ++it;
+    }
+    if (consumed || !any_live)
+      return;
+    std::vector<std::uint32_t> reqs;
+    for (const Pending& p : rank.pending)
+      if (p.req != kNone)
+        reqs.push_back(p.req);
+    for (std::uint32_t id : reqs)
+      requests_[id].waited = true;
+    rank.blocked_on = 1;
+    rank.wait_any = true;
+    rank.status = Status::Blocked;
+    rank.block_start = now_;
+    rank.last_match = -1;
+    rank.waiting = reqs;
+    // after waking, run this step again to consume what completed
+    MicroOp again = op;
+    rank.ops.insert(rank.ops.begin() + static_cast<std::ptrdiff_t>(rank.next_op), again);
   }
 
   // MPI_Test as SMPI replays it: pay smpi/test (growing while tests fail), then
@@ -563,6 +611,14 @@ private:
       return;
     q.waited = false;
     Rank& owner = ranks_[static_cast<std::size_t>(q.owner)];
+    if (owner.wait_any) {
+      owner.wait_any = false;
+      owner.blocked_on = 0;
+      for (std::uint32_t other : owner.waiting)
+        requests_[other].waited = false;
+      resume_from(q.owner, Status::Blocked);
+      return;
+    }
     if (--owner.blocked_on == 0)
       resume_from(q.owner, Status::Blocked);
   }
