@@ -295,3 +295,61 @@ TEST(Replay, WaitsomeConsumesEverythingCompleted)
                      "1 send 0 0 8\n", "2 send 0 0 8\n"});
   EXPECT_NEAR(r.ranks[0].finish_s, 3.0, 1e-12);
 }
+
+TEST(Replay, NonBlockingCollectiveOverlapsComputation)
+{
+  // a 1 MB allreduce (reduce to 0 + bcast: two rendezvous transfers, about
+  // 17 ms) overlaps 1 s of compute: the rank ends at 1 s, not 1 s + 17 ms
+  Fixture f;
+  std::vector<std::string> nb, blocking;
+  for (int r = 0; r < 2; ++r) {
+    std::string s = std::to_string(r);
+    nb.push_back(s + " iallreduce 1000000 0 6\n" + s + " compute 1e9\n" + s + " wait " + s + " " + s + " -2\n");
+    blocking.push_back(s + " allreduce 1000000 0 6\n" + s + " compute 1e9\n");
+  }
+  auto r_nb = f.replay(nb);
+  auto r_b = f.replay(blocking);
+  double transfer = message_time(1000000);
+  EXPECT_NEAR(r_b.makespan_s, 1.0 + 2 * transfer, 1e-9);
+  EXPECT_NEAR(r_nb.makespan_s, 1.0, 1e-12);
+  EXPECT_EQ(r_nb.ranks[1].bytes_received, 1000000u);
+}
+
+TEST(Replay, WaitingForANonBlockingCollectiveBlocksUntilItEnds)
+{
+  Fixture f;
+  auto r = f.replay({"0 ibcast 1000000 0 6\n0 waitall\n", "1 ibcast 1000000 0 6\n1 waitall\n"});
+  EXPECT_NEAR(r.makespan_s, message_time(1000000), 1e-12);
+}
+
+TEST(Replay, SubCommunicatorsRouteByLocalRank)
+{
+  // comm_split 1 by parity: {0, 2} and {1, 3}; inside each, local rank 0
+  // broadcasts 1 MB and sends 8 bytes to local rank 1. The split itself is an
+  // allgather of 8 bytes over the world: 3 x 8 bytes in per rank.
+  Fixture f;
+  std::vector<std::string> ranks;
+  for (int r = 0; r < 4; ++r) {
+    std::string s = std::to_string(r);
+    std::string t = s + " comm_split 1 " + std::to_string(r % 2) + " " + s + "\n" + s + " bcast 1000000 0 6 comm=1\n";
+    t += r < 2 ? s + " send 1 0 8 comm=1\n" : s + " recv 0 0 8 comm=1\n";
+    ranks.push_back(t);
+  }
+  auto r = f.replay(ranks);
+  EXPECT_EQ(r.ranks[0].bytes_received, 24u);
+  EXPECT_EQ(r.ranks[1].bytes_received, 24u);
+  EXPECT_EQ(r.ranks[2].bytes_received, 24u + 1000000 + 8);
+  EXPECT_EQ(r.ranks[3].bytes_received, 24u + 1000000 + 8);
+  EXPECT_EQ(r.ranks[2].messages_received, 3u + 2);
+}
+
+TEST(Replay, UnknownCommunicatorIsAnError)
+{
+  Fixture f;
+  try {
+    f.replay({"0 init\n0 barrier comm=5\n", "1 barrier comm=5\n"});
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("rank0.txt:2: unknown communicator comm=5"), std::string::npos) << e.what();
+  }
+}

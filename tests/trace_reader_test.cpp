@@ -146,7 +146,8 @@ TEST(TraceWriter, RoundTripsEveryActionThroughTheReader)
                             "0 sendRecv 16 1 12 1 6 6\n0 bcast 32 1 6\n0 reduce 12 100 1 6\n0 allreduce 8 5 6\n"
                             "0 alltoall 4 4 6 6\n0 gather 3 3 1 6 6\n0 gatherv 3 2 5 0 6 6\n0 scatterv 2 5 3 1 6 6\n"
                             "0 allgatherv 3 2 5 6 6\n0 alltoallv 3 1 2 5 2 3 6 6\n0 reducescatter 2 3 77 6\n"
-                            "0 waitall\n0 barrier\n0 finalize\n";
+                            "0 waitall\n0 barrier\n0 comm_split 1 3 0\n0 comm_dup 2 comm=1\n0 ibcast 32 0 6 comm=1\n"
+                            "0 wait 0 0 -2 comm=1\n0 waitany\n0 send @ 4 8 6\n0 loop_begin 3\n0 loop_end\n0 finalize\n";
   std::string in = dir.file("in.txt", lines);
   RankReader reader(in, 0, 2, false);
   TraceWriter writer(dir.path() + "/out", 2);

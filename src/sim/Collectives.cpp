@@ -66,7 +66,7 @@ private:
   {
     MicroOp op;
     op.code = code;
-    op.ctx = Context::Collective;
+    op.ctx = static_cast<std::uint16_t>(Context::Collective);
     op.peer = peer;
     op.bytes = bytes;
     op.tag = tag;

@@ -19,14 +19,16 @@ enum class OpCode : std::uint8_t {
   WaitAny,   ///< wait for one pending trace request (the first to complete); sync = waitsome: all completed
   WaitGroup, ///< wait for the requests of the current collective
   LoopCheck, ///< inside a loop block: leave it if the latest receive got the stop tag
+  CommCreate, ///< after comm_split/comm_dup's exchange: bind the new communicator (peer = split record)
 };
 
-/// Message context: user point-to-point traffic never matches collective traffic.
-enum class Context : std::uint8_t { User = 0, Collective = 1 };
+/// Message contexts of a schedule before the engine maps them to a
+/// communicator's: user point-to-point traffic never matches collective traffic.
+enum class Context : std::uint16_t { User = 0, Collective = 1 };
 
 struct MicroOp {
   OpCode code = OpCode::Compute;
-  Context ctx = Context::User;
+  std::uint16_t ctx = 0;    ///< a Context in schedules; the communicator's context id once mapped
   bool sync = false;        ///< synchronous send (never eager)
   bool in_group = false;    ///< non-blocking request belongs to the collective group
   std::int32_t peer = 0;

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <deque>
 #include <fmt/format.h>
+#include <map>
 #include <memory>
+#include <tuple>
 
 namespace perfcast {
 
@@ -15,11 +17,14 @@ namespace {
 
 constexpr std::uint32_t kNone = 0xffffffffu;
 
+// A point-to-point request, or (is_collective) the request of a non-blocking
+// collective, completed when its background schedule ends.
 struct Request {
-  std::int32_t owner = 0;
-  std::int32_t src = 0, dst = 0, tag = 0; // src may be kAnySource, tag kAnyTag (receives)
-  Context ctx = Context::User;
+  std::uint32_t owner = 0; // execution context that posted it
+  std::int32_t src = 0, dst = 0, tag = 0; // world ranks; src may be kAnySource, tag kAnyTag
+  std::uint16_t ctx = 0;
   bool is_send = false;
+  bool is_collective = false;
   bool wildcard_source = false;
   bool complete = false;
   bool waited = false; // owner is blocked on it
@@ -28,31 +33,48 @@ struct Request {
   double match_time = -1;
 };
 
-// An entry of a rank's trace-level request list; req == kNone is SimGrid's
-// "null request" left by a successful test.
+// An entry of a rank's trace-level request list, keyed as the trace's wait
+// lines name it; req == kNone is SimGrid's "null request" left by a test.
 struct Pending {
-  std::int32_t src, dst, tag;
+  std::int32_t src, dst, tag, comm;
   std::uint32_t req;
 };
 
 enum class Status : std::uint8_t { Ready, Blocked, Computing, Sleeping, Done };
 
-struct Rank {
-  int host = 0;
-  std::unique_ptr<RankReader> reader;
-  Action action;
-  bool has_action = false;
+// A thread of execution: a rank's main flow of actions, or the background
+// schedule of one of its non-blocking collectives.
+struct Exec {
+  int rank = 0;
+  bool background = false;
+  std::uint32_t collective_request = kNone; // background: completed at the end
   std::vector<MicroOp> ops;
   std::size_t next_op = 0;
   Status status = Status::Ready;
-  std::vector<Pending> pending;
   std::vector<std::uint32_t> group;   // requests of the running collective
   std::vector<std::uint32_t> waiting; // requests it is blocked on
   std::uint32_t blocked_on = 0;
   bool wait_any = false; // blocked until any one of `waiting` completes
   double block_start = 0;
   double last_match = -1;
+};
+
+struct Communicator {
+  std::vector<int> members; // world rank of each local rank
+  std::uint16_t p2p_ctx = 0, coll_ctx = 1;
+};
+
+struct Rank {
+  int host = 0;
+  std::unique_ptr<RankReader> reader;
+  Action action;
+  bool has_action = false;
   bool finishing = false;
+  std::vector<Pending> pending;
+  std::map<int, int> handles{{0, 0}};     // communicator handle -> communicator
+  std::map<int, std::uint32_t> coll_seq;  // collectives started per communicator
+  std::map<int, std::uint32_t> split_seq; // comm_split/dup calls per parent communicator
+  std::vector<int> local_rank;            // per communicator, -1 when not a member
   // perfcast extensions: replies to wildcard sources and loop blocks
   std::int32_t last_wild_source = -1;
   std::int32_t last_recv_tag = -1;
@@ -61,7 +83,15 @@ struct Rank {
   std::int32_t loop_stop_tag = 0;
   bool in_loop = false;
   bool loop_stop = false;
+  Pending test_entry{};
   RankReport report;
+};
+
+// One collective communicator creation: every member's color and key.
+struct Split {
+  std::vector<std::tuple<int, int, int>> entries; // color, key, world rank
+  bool built = false;
+  std::map<int, int> comm_of_color;
 };
 
 struct Mailbox {
@@ -85,7 +115,12 @@ public:
     if (static_cast<int>(placement.size()) < P)
       throw Error(fmt::format("the placement covers {} ranks but the trace has {}", placement.size(), P));
     ranks_.resize(static_cast<std::size_t>(P));
+    execs_.resize(static_cast<std::size_t>(P));
     mailboxes_.resize(static_cast<std::size_t>(P));
+    Communicator world;
+    for (int r = 0; r < P; ++r)
+      world.members.push_back(r);
+    comms_.push_back(world);
     for (int r = 0; r < P; ++r) {
       Rank& rank = ranks_[static_cast<std::size_t>(r)];
       rank.host = placement[static_cast<std::size_t>(r)];
@@ -94,7 +129,9 @@ public:
       rank.reader = std::make_unique<RankReader>(trace.rank_files[static_cast<std::size_t>(r)], r, P, trace.shared_file);
       rank.report.rank = r;
       rank.report.host = rank.host;
-      ready_.push_back(r);
+      rank.local_rank.push_back(r);
+      execs_[static_cast<std::size_t>(r)].rank = r;
+      ready_.push_back(static_cast<std::uint32_t>(r));
     }
     // every pair of hosts in use must be connected
     std::vector<int> used(placement.begin(), placement.begin() + P);
@@ -114,9 +151,9 @@ public:
     std::uint64_t next_progress = 1 << 20;
     for (;;) {
       while (!ready_.empty()) {
-        int r = ready_.front();
+        std::uint32_t e = ready_.front();
         ready_.pop_front();
-        step(r);
+        step(e);
       }
       if (options_.progress && actions_ >= next_progress) {
         options_.progress(actions_, now_);
@@ -132,11 +169,11 @@ public:
         transfer_done(flow);
       done.clear();
       cpu_.advance(t, done);
-      for (std::uint32_t exec : done)
-        resume_from(exec_owner_[exec], Status::Computing);
-      std::uint32_t rank_id;
-      while (timers_.pop_until(t, rank_id))
-        resume_from(static_cast<int>(rank_id), Status::Sleeping);
+      for (std::uint32_t id : done)
+        resume_from(exec_of_cpu_[id], Status::Computing);
+      std::uint32_t e;
+      while (timers_.pop_until(t, e))
+        resume_from(e, Status::Sleeping);
     }
     check_deadlock();
     ReplayReport report;
@@ -151,28 +188,42 @@ public:
   }
 
 private:
-  // ---- rank execution
-  void step(int r)
+  Exec& exec(std::uint32_t e) { return execs_[e]; }
+  Rank& rank_of(const Exec& x) { return ranks_[static_cast<std::size_t>(x.rank)]; }
+
+  [[noreturn]] void fail_action(const Rank& rank, const std::string& what) const
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    while (rank.status == Status::Ready) {
-      if (rank.next_op < rank.ops.size()) {
-        execute(r, rank.ops[rank.next_op++]);
+    fail_at(rank.reader->path(), rank.action.line, what);
+  }
+
+  // ---- execution
+  void step(std::uint32_t e)
+  {
+    while (exec(e).status == Status::Ready) {
+      Exec& x = exec(e);
+      if (x.next_op < x.ops.size()) {
+        MicroOp op = x.ops[x.next_op++];
+        execute(e, op);
         continue;
       }
-      if (!fetch(r))
+      if (x.background) {
+        finish_background(e);
+        return;
+      }
+      if (!fetch(e))
         return;
     }
   }
 
-  // Loads the next trace action's steps; false when the rank is done.
-  bool fetch(int r)
+  // Loads the next trace action's steps into a main context; false when the rank is done.
+  bool fetch(std::uint32_t e)
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    rank.ops.clear();
-    rank.next_op = 0;
+    Exec& x = exec(e);
+    Rank& rank = rank_of(x);
+    x.ops.clear();
+    x.next_op = 0;
     if (rank.finishing) {
-      rank.status = Status::Done;
+      x.status = Status::Done;
       rank.report.finish_s = now_;
       return false;
     }
@@ -182,18 +233,18 @@ private:
       rank.has_action = false;
       MicroOp op;
       op.code = OpCode::WaitAll;
-      rank.ops.push_back(op);
+      x.ops.push_back(op);
       return true;
     }
     rank.has_action = true;
     ++actions_;
     ++rank.report.actions;
-    expand(rank.action, r, rank.ops);
+    expand(e, rank.action);
     if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
                          rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {
       MicroOp check;
       check.code = OpCode::LoopCheck;
-      rank.ops.push_back(check);
+      exec(e).ops.push_back(check);
     }
     return true;
   }
@@ -240,8 +291,61 @@ private:
     return next_action(rank, out);
   }
 
-  void expand(const Action& a, int r, std::vector<MicroOp>& ops)
+  // ---- communicators
+  int comm_index(Rank& rank, int handle)
   {
+    auto it = rank.handles.find(handle);
+    if (it == rank.handles.end())
+      fail_action(rank, fmt::format("unknown communicator comm={} (expected 0 or a handle made by comm_split or "
+                                    "comm_dup on this rank)",
+                                    handle));
+    if (it->second < 0)
+      fail_action(rank, fmt::format("communicator comm={} is MPI_COMM_NULL on this rank (comm_split color was "
+                                    "negative)",
+                                    handle));
+    return it->second;
+  }
+
+  int local_rank(const Rank& rank, int comm) const
+  {
+    return comm < static_cast<int>(rank.local_rank.size()) ? rank.local_rank[static_cast<std::size_t>(comm)] : -1;
+  }
+
+  // World rank of a communicator-local rank named by the trace.
+  int world_rank(const Rank& rank, int comm, int local) const
+  {
+    const Communicator& c = comms_[static_cast<std::size_t>(comm)];
+    if (local < 0 || local >= static_cast<int>(c.members.size()))
+      fail_action(rank, fmt::format("rank {} is outside communicator comm={} of size {}", local, rank.action.comm,
+                                    c.members.size()));
+    return c.members[static_cast<std::size_t>(local)];
+  }
+
+  // Maps a schedule written in communicator-local ranks and generic contexts
+  // onto world ranks and the communicator's contexts.
+  void map_ops(const Rank& rank, int comm, std::vector<MicroOp>& ops, std::size_t from, std::uint32_t seq)
+  {
+    const Communicator& c = comms_[static_cast<std::size_t>(comm)];
+    for (std::size_t i = from; i < ops.size(); ++i) {
+      MicroOp& op = ops[i];
+      bool collective = op.ctx == static_cast<std::uint16_t>(Context::Collective);
+      if (op.code == OpCode::Send || op.code == OpCode::Isend || op.code == OpCode::Recv || op.code == OpCode::Irecv) {
+        if (op.peer >= 0)
+          op.peer = world_rank(rank, comm, op.peer);
+        if (collective)
+          op.tag += static_cast<std::int32_t>((seq & 0x3ffffff) << 4); // one tag space per collective call
+      }
+      op.ctx = collective ? c.coll_ctx : c.p2p_ctx;
+    }
+  }
+
+  void expand(std::uint32_t e, const Action& a)
+  {
+    Rank& rank = rank_of(exec(e));
+    int comm = comm_index(rank, a.comm);
+    int me = local_rank(rank, comm);
+    std::vector<MicroOp>& ops = exec(e).ops;
+    std::size_t first = ops.size();
     MicroOp op;
     switch (a.type) {
     case ActionType::Compute:
@@ -261,28 +365,27 @@ private:
       op.code = (a.type == ActionType::Send || a.type == ActionType::Ssend) ? OpCode::Send : OpCode::Isend;
       op.sync = a.type == ActionType::Ssend || a.type == ActionType::Issend;
       op.peer = a.partner;
+      op.peer2 = a.partner; // the key the trace's wait will use
       op.tag = a.tag;
       op.bytes = a.bytes;
       ops.push_back(op);
-      return;
+      break;
     case ActionType::Recv:
     case ActionType::Irecv:
       op.code = a.type == ActionType::Recv ? OpCode::Recv : OpCode::Irecv;
       op.peer = a.partner;
+      op.peer2 = a.partner;
       op.tag = a.tag;
       op.bytes = a.bytes;
       ops.push_back(op);
-      return;
+      break;
     case ActionType::Wait:
     case ActionType::Test:
-      if (a.type == ActionType::Test) {
-        op.code = OpCode::TestKey;
-      } else {
-        op.code = OpCode::WaitKey;
-      }
+      op.code = a.type == ActionType::Test ? OpCode::TestKey : OpCode::WaitKey;
       op.peer = a.partner;
       op.peer2 = a.partner2;
       op.tag = a.tag;
+      op.bytes = static_cast<std::uint64_t>(a.comm);
       ops.push_back(op);
       return;
     case ActionType::Waitall:
@@ -297,7 +400,7 @@ private:
       ops.push_back(op);
       return;
     case ActionType::SendRecv: {
-      // SMPI: isend + irecv, both tag 0 on the world communicator, then wait for both
+      // SMPI: isend + irecv, both tag 0, then wait for both
       MicroOp s;
       s.code = OpCode::Isend;
       s.peer = a.partner;
@@ -313,88 +416,220 @@ private:
       ops.push_back(s);
       ops.push_back(rcv);
       ops.push_back(w);
-      return;
+      break;
     }
+    case ActionType::CommSplit:
+    case ActionType::CommDup:
+      if (a.tag > 0)
+        expand_comm_create(e, a, comm, me);
+      return;
     default:
-      if (is_collective(a.type))
-        expand_collective(a, r, trace_.ranks(), options_.collectives, ops);
+      if (!is_collective(a.type))
+        return;
+      std::uint32_t seq = rank.coll_seq[comm]++;
+      int size = static_cast<int>(comms_[static_cast<std::size_t>(comm)].members.size());
+      if (a.nonblocking) {
+        start_background_collective(e, a, comm, me, size, seq);
+        return;
+      }
+      expand_collective(a, me, size, options_.collectives, ops);
+      map_ops(rank, comm, ops, first, seq);
       return;
     }
+    map_ops(rank, comm, ops, first, 0);
   }
 
-  void execute(int r, const MicroOp& op)
+  // comm_split NEW COLOR KEY / comm_dup NEW: every member of the parent
+  // exchanges (color, key) with an allgather, then the new communicators exist.
+  void expand_comm_create(std::uint32_t e, const Action& a, int parent, int me)
   {
+    Rank& rank = rank_of(exec(e));
+    std::uint32_t seq = rank.split_seq[parent]++;
+    auto key = std::make_pair(parent, seq);
+    int split_id;
+    auto it = split_ids_.find(key);
+    if (it == split_ids_.end()) {
+      split_id = static_cast<int>(splits_.size());
+      splits_.emplace_back();
+      split_ids_[key] = split_id;
+    } else {
+      split_id = it->second;
+    }
+    int color = a.type == ActionType::CommDup ? 0 : a.color;
+    int order = a.type == ActionType::CommDup ? me : a.key;
+    splits_[static_cast<std::size_t>(split_id)].entries.emplace_back(color, order, exec(e).rank);
+    Action exchange;
+    exchange.type = ActionType::Allgather;
+    exchange.bytes = exchange.recv_bytes = 8;
+    std::vector<MicroOp>& ops = exec(e).ops;
+    std::size_t first = ops.size();
+    int size = static_cast<int>(comms_[static_cast<std::size_t>(parent)].members.size());
+    expand_collective(exchange, me, size, options_.collectives, ops);
+    map_ops(rank, parent, ops, first, rank.coll_seq[parent]++);
+    MicroOp create;
+    create.code = OpCode::CommCreate;
+    create.peer = split_id;
+    create.peer2 = a.tag; // the new handle
+    ops.push_back(create);
+  }
+
+  void comm_create(std::uint32_t e, const MicroOp& op)
+  {
+    Rank& rank = rank_of(exec(e));
+    Split& split = splits_[static_cast<std::size_t>(op.peer)];
+    if (!split.built) {
+      // every member has registered: the exchange cannot finish before
+      auto entries = split.entries;
+      std::sort(entries.begin(), entries.end());
+      for (const auto& [color, key, world] : entries) {
+        if (color < 0)
+          continue;
+        auto [pos, added] = split.comm_of_color.emplace(color, static_cast<int>(comms_.size()));
+        if (added) {
+          Communicator c;
+          c.p2p_ctx = static_cast<std::uint16_t>(2 * comms_.size());
+          c.coll_ctx = static_cast<std::uint16_t>(2 * comms_.size() + 1);
+          if (comms_.size() >= 32767)
+            fail_action(rank, "too many communicators (at most 32767)");
+          comms_.push_back(c);
+        }
+        Communicator& c = comms_[static_cast<std::size_t>(pos->second)];
+        Rank& member = ranks_[static_cast<std::size_t>(world)];
+        if (member.local_rank.size() < comms_.size())
+          member.local_rank.resize(comms_.size(), -1);
+        member.local_rank[static_cast<std::size_t>(pos->second)] = static_cast<int>(c.members.size());
+        c.members.push_back(world);
+      }
+      split.built = true;
+    }
+    int color = -1;
+    for (const auto& [c, k, world] : split.entries)
+      if (world == exec(e).rank)
+        color = c;
+    rank.handles[op.peer2] = color < 0 ? -1 : split.comm_of_color.at(color);
+    if (rank.local_rank.size() < comms_.size())
+      rank.local_rank.resize(comms_.size(), -1);
+  }
+
+  // A non-blocking collective runs its schedule in a background context; the
+  // main context gets a request it can wait for or test.
+  void start_background_collective(std::uint32_t e, const Action& a, int comm, int me, int size, std::uint32_t seq)
+  {
+    int r = exec(e).rank;
     Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    std::uint32_t req = new_request();
+    Request& q = requests_[req];
+    q.owner = e;
+    q.src = q.dst = r;
+    q.tag = kCollectiveRequestTag;
+    q.is_collective = true;
+    q.refs = 2; // owner + background context
+    rank.pending.push_back({me, me, kCollectiveRequestTag, a.comm, req});
+    std::uint32_t b;
+    if (!free_execs_.empty()) {
+      b = free_execs_.back();
+      free_execs_.pop_back();
+    } else {
+      b = static_cast<std::uint32_t>(execs_.size());
+      execs_.emplace_back();
+    }
+    Exec& bg = execs_[b];
+    bg = Exec{};
+    bg.rank = r;
+    bg.background = true;
+    bg.collective_request = req;
+    expand_collective(a, me, size, options_.collectives, bg.ops);
+    map_ops(rank, comm, bg.ops, 0, seq);
+    ready_.push_back(b);
+  }
+
+  void finish_background(std::uint32_t b)
+  {
+    Exec& bg = exec(b);
+    std::uint32_t req = bg.collective_request;
+    bg.status = Status::Done;
+    bg.ops.clear();
+    free_execs_.push_back(b);
+    complete(req);
+    release(req);
+  }
+
+  void execute(std::uint32_t e, const MicroOp& op)
+  {
+    Exec& x = exec(e);
+    Rank& rank = rank_of(x);
     switch (op.code) {
     case OpCode::Compute: {
       std::uint32_t id = cpu_.start(rank.host, op.value, now_);
-      if (id >= exec_owner_.size())
-        exec_owner_.resize(id + 1);
-      exec_owner_[id] = r;
-      rank.status = Status::Computing;
-      rank.block_start = now_;
+      if (id >= exec_of_cpu_.size())
+        exec_of_cpu_.resize(id + 1);
+      exec_of_cpu_[id] = e;
+      x.status = Status::Computing;
+      x.block_start = now_;
       return;
     }
     case OpCode::Sleep:
-      rank.status = Status::Sleeping;
-      rank.block_start = now_;
-      timers_.schedule(static_cast<std::uint32_t>(r), now_ + op.value);
+      x.status = Status::Sleeping;
+      x.block_start = now_;
+      timers_.schedule(e, now_ + op.value);
       return;
     case OpCode::LoopCheck:
       if (rank.last_recv_tag == rank.loop_stop_tag)
         rank.loop_stop = true;
       return;
+    case OpCode::CommCreate:
+      comm_create(e, op);
+      return;
     case OpCode::Send:
     case OpCode::Isend: {
-      if (op.peer == kLastSource) {
+      MicroOp send = op;
+      if (send.peer == kLastSource) {
         if (rank.last_wild_source < 0)
-          fail_at(rank.reader->path(), rank.action.line,
-                  "send to '@' but no receive from any source has completed on this rank yet");
-        MicroOp resolved = op;
-        resolved.peer = rank.last_wild_source;
-        execute(r, resolved);
-        return;
+          fail_action(rank, "send to '@' but no receive from any source has completed on this rank yet");
+        send.peer = rank.last_wild_source;
       }
-      std::uint32_t req = post_send(r, op);
-      if (op.code == OpCode::Send) {
-        block_on(r, {req});
+      std::uint32_t req = post_send(e, send);
+      if (send.code == OpCode::Send) {
+        block_on(e, {req});
         release(req); // the owner's reference; the transfer keeps its own
-      } else if (op.in_group) {
-        rank.group.push_back(req);
+      } else if (send.in_group) {
+        x.group.push_back(req);
       } else {
-        rank.pending.push_back({r, op.peer, op.tag, req});
+        int comm = comm_index(rank, rank.action.comm);
+        int me = local_rank(rank, comm);
+        int key_peer = op.peer == kLastSource ? local_of_world(comm, send.peer) : op.peer2;
+        rank.pending.push_back({me, key_peer, op.tag, rank.action.comm, req});
       }
       return;
     }
     case OpCode::Recv:
     case OpCode::Irecv: {
-      std::uint32_t req = post_recv(r, op);
+      std::uint32_t req = post_recv(e, op);
       if (op.code == OpCode::Recv) {
-        block_on(r, {req});
+        block_on(e, {req});
         release(req);
       } else if (op.in_group) {
-        rank.group.push_back(req);
+        x.group.push_back(req);
       } else {
-        rank.pending.push_back({op.peer, r, op.tag, req});
+        int comm = comm_index(rank, rank.action.comm);
+        rank.pending.push_back({op.peer2, local_rank(rank, comm), op.tag, rank.action.comm, req});
       }
       return;
     }
     case OpCode::WaitKey: {
-      auto it = std::find_if(rank.pending.begin(), rank.pending.end(), [&](const Pending& p) {
-        return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag;
-      });
+      auto it = find_pending(rank, op);
       if (it == rank.pending.end())
         return; // as SimGrid: assume an earlier test caught it
       std::uint32_t req = it->req;
       rank.pending.erase(it);
       if (req != kNone) {
-        block_on(r, {req});
+        block_on(e, {req});
         release(req);
       }
       return;
     }
     case OpCode::TestKey:
-      test(r, op);
+      test(e, op);
       return;
     case OpCode::WaitAll: {
       std::vector<std::uint32_t> reqs;
@@ -402,18 +637,18 @@ private:
         if (p.req != kNone)
           reqs.push_back(p.req);
       rank.pending.clear();
-      block_on(r, reqs);
+      block_on(e, reqs);
       for (std::uint32_t q : reqs)
         release(q);
       return;
     }
     case OpCode::WaitAny:
-      wait_any(r, op);
+      wait_any(e, op);
       return;
     case OpCode::WaitGroup: {
       std::vector<std::uint32_t> reqs;
-      reqs.swap(rank.group);
-      block_on(r, reqs);
+      reqs.swap(x.group);
+      block_on(e, reqs);
       for (std::uint32_t q : reqs)
         release(q);
       return;
@@ -421,12 +656,28 @@ private:
     }
   }
 
+  int local_of_world(int comm, int world) const
+  {
+    const auto& m = comms_[static_cast<std::size_t>(comm)].members;
+    auto it = std::find(m.begin(), m.end(), world);
+    return it == m.end() ? world : static_cast<int>(it - m.begin());
+  }
+
+  std::vector<Pending>::iterator find_pending(Rank& rank, const MicroOp& op)
+  {
+    int comm = static_cast<int>(op.bytes);
+    return std::find_if(rank.pending.begin(), rank.pending.end(), [&](const Pending& p) {
+      return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag && p.comm == comm;
+    });
+  }
+
   // MPI_Waitany / MPI_Waitsome over the rank's pending requests: consume the
   // first completed one (waitsome: every completed one); if none has completed,
   // block until one does and look again.
-  void wait_any(int r, const MicroOp& op)
+  void wait_any(std::uint32_t e, const MicroOp& op)
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    Exec& x = exec(e);
+    Rank& rank = rank_of(x);
     bool any_live = false, consumed = false;
     for (auto it = rank.pending.begin(); it != rank.pending.end();) {
       if (it->req == kNone) {
@@ -450,40 +701,46 @@ private:
         reqs.push_back(p.req);
     for (std::uint32_t id : reqs)
       requests_[id].waited = true;
-    rank.blocked_on = 1;
-    rank.wait_any = true;
-    rank.status = Status::Blocked;
-    rank.block_start = now_;
-    rank.last_match = -1;
-    rank.waiting = reqs;
+    x.blocked_on = 1;
+    x.wait_any = true;
+    x.status = Status::Blocked;
+    x.block_start = now_;
+    x.last_match = -1;
+    x.waiting = reqs;
     // after waking, run this step again to consume what completed
-    MicroOp again = op;
-    rank.ops.insert(rank.ops.begin() + static_cast<std::ptrdiff_t>(rank.next_op), again);
+    x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), op);
   }
 
   // MPI_Test as SMPI replays it: pay smpi/test (growing while tests fail), then
   // look; a successful test leaves a null request for the matching wait.
-  void test(int r, const MicroOp& op)
+  void test(std::uint32_t e, const MicroOp& op)
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    auto it = std::find_if(rank.pending.begin(), rank.pending.end(), [&](const Pending& p) {
-      return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag;
-    });
+    Exec& x = exec(e);
+    Rank& rank = rank_of(x);
+    if (op.peer == -3) { // the continuation, after the sleep
+      Pending entry = rank.test_entry;
+      if (requests_[entry.req].complete) {
+        release(entry.req);
+        entry.req = kNone;
+        test_sleeps_ = 1;
+      } else {
+        ++test_sleeps_;
+      }
+      rank.pending.push_back(entry);
+      return;
+    }
+    auto it = find_pending(rank, op);
     if (it == rank.pending.end() || it->req == kNone)
       return;
-    Pending entry = *it;
+    rank.test_entry = *it;
     rank.pending.erase(it);
-    // the check happens after the sleep: push a continuation step
     MicroOp check;
     check.code = OpCode::TestKey;
-    check.peer = -2; // marks the continuation
-    test_entry_[static_cast<std::size_t>(r)] = entry;
-    rank.ops.insert(rank.ops.begin() + static_cast<std::ptrdiff_t>(rank.next_op), check);
-    (void)check;
-    double cost = test_sleeps_ * options_.test_cost_s;
-    rank.status = Status::Sleeping;
-    rank.block_start = now_;
-    timers_.schedule(static_cast<std::uint32_t>(r), now_ + cost);
+    check.peer = -3;
+    x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), check);
+    x.status = Status::Sleeping;
+    x.block_start = now_;
+    timers_.schedule(e, now_ + test_sleeps_ * options_.test_cost_s);
   }
 
   std::uint32_t new_request()
@@ -505,11 +762,12 @@ private:
       free_requests_.push_back(id);
   }
 
-  std::uint32_t post_send(int r, const MicroOp& op)
+  std::uint32_t post_send(std::uint32_t e, const MicroOp& op)
   {
+    int r = exec(e).rank;
     std::uint32_t id = new_request();
     Request& q = requests_[id];
-    q.owner = r;
+    q.owner = e;
     q.src = r;
     q.dst = op.peer;
     q.tag = op.tag;
@@ -534,11 +792,12 @@ private:
     return id;
   }
 
-  std::uint32_t post_recv(int r, const MicroOp& op)
+  std::uint32_t post_recv(std::uint32_t e, const MicroOp& op)
   {
+    int r = exec(e).rank;
     std::uint32_t id = new_request();
     Request& q = requests_[id];
-    q.owner = r;
+    q.owner = e;
     q.src = op.peer;
     q.dst = r;
     q.tag = op.tag;
@@ -568,7 +827,7 @@ private:
     for (std::uint32_t id : {send, recv}) {
       Request& x = requests_[id];
       if (x.waited && !x.complete) {
-        Rank& owner = ranks_[static_cast<std::size_t>(x.owner)];
+        Exec& owner = exec(x.owner);
         owner.last_match = std::max(owner.last_match, now_);
       }
     }
@@ -583,8 +842,7 @@ private:
   void transfer_done(std::uint32_t flow)
   {
     auto [send, recv] = transfers_[flow];
-    Request& q = requests_[recv];
-    Rank& receiver = ranks_[static_cast<std::size_t>(q.owner)];
+    Rank& receiver = ranks_[static_cast<std::size_t>(requests_[recv].dst)];
     ++receiver.report.messages_received;
     receiver.report.bytes_received += requests_[send].bytes;
     complete(send);
@@ -599,18 +857,18 @@ private:
     if (q.complete)
       return;
     q.complete = true;
-    if (!q.is_send) {
-      Rank& owner = ranks_[static_cast<std::size_t>(q.owner)];
-      if (q.ctx == Context::User) {
-        owner.last_recv_tag = q.tag;
+    if (!q.is_send && !q.is_collective) {
+      Rank& rank = rank_of(exec(q.owner));
+      if (q.ctx == 0 || (q.ctx % 2 == 0)) { // user point-to-point traffic
+        rank.last_recv_tag = q.tag;
         if (q.wildcard_source)
-          owner.last_wild_source = q.src;
+          rank.last_wild_source = q.src;
       }
     }
     if (!q.waited)
       return;
     q.waited = false;
-    Rank& owner = ranks_[static_cast<std::size_t>(q.owner)];
+    Exec& owner = exec(q.owner);
     if (owner.wait_any) {
       owner.wait_any = false;
       owner.blocked_on = 0;
@@ -623,81 +881,73 @@ private:
       resume_from(q.owner, Status::Blocked);
   }
 
-  void block_on(int r, const std::vector<std::uint32_t>& reqs)
+  void block_on(std::uint32_t e, const std::vector<std::uint32_t>& reqs)
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    Exec& x = exec(e);
     std::uint32_t n = 0;
     for (std::uint32_t id : reqs) {
       Request& q = requests_[id];
       if (!q.complete) {
         q.waited = true;
+        q.owner = e; // a request waited by the main context is owned by it
         ++n;
       }
     }
     if (n == 0)
       return;
-    rank.blocked_on = n;
-    rank.status = Status::Blocked;
-    rank.block_start = now_;
-    rank.last_match = -1;
+    x.blocked_on = n;
+    x.status = Status::Blocked;
+    x.block_start = now_;
+    x.last_match = -1;
     for (std::uint32_t id : reqs)
       if (!requests_[id].complete && requests_[id].match_time >= 0)
-        rank.last_match = std::max(rank.last_match, requests_[id].match_time);
-    rank.waiting = reqs;
+        x.last_match = std::max(x.last_match, requests_[id].match_time);
+    x.waiting = reqs;
   }
 
-  void resume_from(int r, Status expected)
+  void resume_from(std::uint32_t e, Status expected)
   {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    if (rank.status != expected)
+    Exec& x = exec(e);
+    if (x.status != expected)
       return;
-    double spent = now_ - rank.block_start;
+    Rank& rank = rank_of(x);
+    int r = x.rank;
+    double spent = now_ - x.block_start;
+    bool main = !x.background;
     switch (expected) {
     case Status::Computing:
-      rank.report.compute_s += spent;
-      span(r, SpanKind::Compute, rank.block_start, now_);
+      rank.report.compute_s += main ? spent : 0.0;
+      if (main)
+        span(r, SpanKind::Compute, x.block_start, now_);
       break;
     case Status::Sleeping:
-      if (rank.next_op < rank.ops.size() && rank.ops[rank.next_op].code == OpCode::TestKey &&
-          rank.ops[rank.next_op].peer == -2) {
+      if (!main)
+        break;
+      if (x.next_op < x.ops.size() && x.ops[x.next_op].code == OpCode::TestKey && x.ops[x.next_op].peer == -3) {
         rank.report.communicate_s += spent;
-        span(r, SpanKind::Communicate, rank.block_start, now_);
-        finish_test(r);
+        span(r, SpanKind::Communicate, x.block_start, now_);
       } else {
         rank.report.sleep_s += spent;
-        span(r, SpanKind::Sleep, rank.block_start, now_);
+        span(r, SpanKind::Sleep, x.block_start, now_);
       }
       break;
     case Status::Blocked: {
-      double waited = rank.last_match > rank.block_start ? std::min(now_, rank.last_match) - rank.block_start : 0.0;
+      if (!main)
+        break;
+      double waited = x.last_match > x.block_start ? std::min(now_, x.last_match) - x.block_start : 0.0;
       rank.report.wait_s += waited;
       rank.report.communicate_s += spent - waited;
       if (waited > 0)
-        span(r, SpanKind::Wait, rank.block_start, rank.block_start + waited);
-      span(r, SpanKind::Communicate, rank.block_start + waited, now_);
-      rank.waiting.clear();
+        span(r, SpanKind::Wait, x.block_start, x.block_start + waited);
+      span(r, SpanKind::Communicate, x.block_start + waited, now_);
+      x.waiting.clear();
       break;
     }
     default:
       break;
     }
-    rank.status = Status::Ready;
-    ready_.push_back(r);
-  }
-
-  void finish_test(int r)
-  {
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    ++rank.next_op; // consume the continuation
-    Pending entry = test_entry_[static_cast<std::size_t>(r)];
-    if (requests_[entry.req].complete) {
-      release(entry.req);
-      entry.req = kNone;
-      test_sleeps_ = 1;
-    } else {
-      ++test_sleeps_;
-    }
-    rank.pending.push_back(entry);
+    x.status = Status::Ready;
+    ready_.push_back(e);
   }
 
   void span(int r, SpanKind kind, double a, double b)
@@ -709,19 +959,29 @@ private:
   std::string describe(int r) const
   {
     const Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    std::string what = rank.has_action
-                           ? fmt::format("{}:{}: '{}'", rank.reader->path(), rank.action.line, action_name(rank.action.type))
-                           : fmt::format("{}: end of trace (waiting for its pending requests)", rank.reader->path());
+    std::string what = rank.has_action ? fmt::format("{}:{}: '{}'", rank.reader->path(), rank.action.line,
+                                                     action_keyword(rank.action))
+                                       : fmt::format("{}: end of trace (waiting for its pending requests)",
+                                                     rank.reader->path());
     std::string on;
-    for (std::uint32_t id : rank.waiting) {
-      const Request& q = requests_[id];
-      if (q.complete)
+    for (std::size_t e = 0; e < execs_.size(); ++e) {
+      const Exec& x = execs_[e];
+      if (x.rank != r || x.status == Status::Done || (x.background && x.ops.empty()))
         continue;
-      if (!on.empty())
-        on += ", ";
-      std::string src = q.src == kAnySource ? "any" : std::to_string(q.src);
-      on += fmt::format("{} {}->{} tag {} {} bytes{}", q.is_send ? "send" : "recv", src, q.dst, q.tag, q.bytes,
-                        q.ctx == Context::Collective ? " (inside a collective)" : "");
+      for (std::uint32_t id : x.waiting) {
+        const Request& q = requests_[id];
+        if (q.complete)
+          continue;
+        if (!on.empty())
+          on += ", ";
+        if (q.is_collective) {
+          on += "a non-blocking collective";
+          continue;
+        }
+        std::string src = q.src == kAnySource ? "any" : std::to_string(q.src);
+        on += fmt::format("{} {}->{} tag {} {} bytes{}", q.is_send ? "send" : "recv", src, q.dst, q.tag, q.bytes,
+                          q.ctx % 2 == 1 ? " (inside a collective)" : "");
+      }
     }
     return fmt::format("rank {} blocked at {}{}", r, what, on.empty() ? "" : " on " + on);
   }
@@ -730,7 +990,7 @@ private:
   {
     std::vector<int> stuck;
     for (int r = 0; r < static_cast<int>(ranks_.size()); ++r)
-      if (ranks_[static_cast<std::size_t>(r)].status != Status::Done)
+      if (execs_[static_cast<std::size_t>(r)].status != Status::Done)
         stuck.push_back(r);
     if (stuck.empty())
       return;
@@ -760,13 +1020,17 @@ private:
   std::unique_ptr<NetworkModel> net_;
   CompletionHeap timers_;
   std::vector<Rank> ranks_;
+  std::vector<Exec> execs_; // the first P are the ranks' main contexts
+  std::vector<std::uint32_t> free_execs_;
+  std::vector<Communicator> comms_;
+  std::vector<Split> splits_;
+  std::map<std::pair<int, std::uint32_t>, int> split_ids_;
   std::vector<Mailbox> mailboxes_;
   std::vector<Request> requests_;
   std::vector<std::uint32_t> free_requests_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> transfers_;
-  std::vector<int> exec_owner_;
-  std::map<std::size_t, Pending> test_entry_;
-  std::deque<int> ready_;
+  std::vector<std::uint32_t> exec_of_cpu_;
+  std::deque<std::uint32_t> ready_;
   std::vector<Span> timeline_;
   double now_ = 0;
   std::uint64_t actions_ = 0;

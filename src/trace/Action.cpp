@@ -51,6 +51,12 @@ std::string_view action_name(ActionType type)
   return "?";
 }
 
+std::string action_keyword(const Action& action)
+{
+  std::string name(action_name(action.type));
+  return action.nonblocking ? "i" + name : name;
+}
+
 int datatype_size(int id)
 {
   // SimGrid 3.32's predefined datatype ids (smpi_datatype.cpp), in order.

@@ -2,6 +2,7 @@
 // One MPI action of a time-independent trace, as a compact value. Parsing is in
 // TraceReader; the simulator only sees these values.
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -63,8 +64,12 @@ struct Action {
   std::int32_t partner = 0;  ///< peer of p2p; root of rooted collectives; src of wait/test; dst of sendRecv
   std::int32_t partner2 = 0; ///< dst of wait/test; src of sendRecv
   std::int32_t tag = 0;
+  std::int32_t comm = 0;     ///< communicator handle (perfcast "comm=N"; 0 is MPI_COMM_WORLD)
+  bool nonblocking = false;  ///< non-blocking collective (perfcast "ibcast", "iallreduce", ...)
   std::uint32_t line = 0;    ///< line in the rank's trace file
   double value = 0;          ///< flops (compute, reduction work) or seconds (sleep)
+  std::int32_t color = 0;    ///< comm_split: color (negative: MPI_UNDEFINED), new handle in tag
+  std::int32_t key = 0;      ///< comm_split: key
   std::uint64_t bytes = 0;   ///< bytes sent (or contributed, for collectives)
   std::uint64_t recv_bytes = 0;
   std::vector<std::uint64_t> send_counts; ///< bytes per peer, v-collectives
@@ -73,6 +78,10 @@ struct Action {
 
 /// The trace keyword of an action type.
 std::string_view action_name(ActionType type);
+/// The trace keyword of an action ("ibcast" for a non-blocking bcast).
+std::string action_keyword(const Action& action);
+/// Tag under which a non-blocking collective's request is waited for: wait R R -2.
+inline constexpr int kCollectiveRequestTag = -2;
 
 /// Size in bytes of a SimGrid datatype id (0 double, 1 int, 2 char, ...); -1 when unknown.
 int datatype_size(int id);

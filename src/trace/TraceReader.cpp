@@ -44,13 +44,44 @@ bool to_double(std::string_view s, double& v)
   return ec == std::errc() && p == s.data() + s.size() && std::isfinite(v);
 }
 
-const std::unordered_map<std::string_view, ActionType>& keywords()
+struct Keyword {
+  ActionType type;
+  bool nonblocking;
+};
+
+bool has_nonblocking_form(ActionType t)
 {
-  static const std::unordered_map<std::string_view, ActionType> table = [] {
-    std::unordered_map<std::string_view, ActionType> t;
+  switch (t) {
+  case ActionType::Barrier:
+  case ActionType::Bcast:
+  case ActionType::Reduce:
+  case ActionType::Allreduce:
+  case ActionType::Scan:
+  case ActionType::Exscan:
+  case ActionType::Alltoall:
+  case ActionType::Alltoallv:
+  case ActionType::Allgather:
+  case ActionType::Allgatherv:
+  case ActionType::Gather:
+  case ActionType::Gatherv:
+  case ActionType::Scatter:
+  case ActionType::Scatterv:
+  case ActionType::ReduceScatter:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const std::unordered_map<std::string, Keyword>& keywords()
+{
+  static const std::unordered_map<std::string, Keyword> table = [] {
+    std::unordered_map<std::string, Keyword> t;
     for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
       auto type = static_cast<ActionType>(i);
-      t.emplace(action_name(type), type);
+      t.emplace(std::string(action_name(type)), Keyword{type, false});
+      if (has_nonblocking_form(type))
+        t.emplace("i" + std::string(action_name(type)), Keyword{type, true});
     }
     return t;
   }();
@@ -65,7 +96,7 @@ std::string expected_keywords()
       s += ", ";
     s += action_name(static_cast<ActionType>(i));
   }
-  return s;
+  return s + ", and i<collective> forms (ibcast, iallreduce, ...)";
 }
 
 class LineParser {
@@ -178,11 +209,37 @@ public:
         return false;
       default_dt_ = t_.size() > 2 ? 0 : 6;
       return true;
+    case ActionType::CommSplit:
+    case ActionType::CommDup: {
+      // SimGrid writes these without arguments (no effect); perfcast's form
+      // names the new communicator: comm_split NEW COLOR KEY, comm_dup NEW
+      std::size_t args = a.type == ActionType::CommSplit ? 3 : 1;
+      if (t_.size() == 2)
+        return true;
+      long long handle = 0, color = 0, key = 0;
+      if (!need(args, a.type == ActionType::CommSplit ? "NEW COLOR KEY (or no argument)" : "NEW (or no argument)") ||
+          !at_most(args, a.type == ActionType::CommSplit ? "NEW COLOR KEY" : "NEW") || !integer(2, handle, "new communicator"))
+        return false;
+      if (handle <= 0 || handle > 0x7fffffff) {
+        error_ = fmt::format("'{}': the new communicator handle must be a positive integer, got '{}'", t_[1], t_[2]);
+        return false;
+      }
+      if (a.type == ActionType::CommSplit) {
+        if (!integer(3, color, "color") || !integer(4, key, "key"))
+          return false;
+        if (std::llabs(color) > 0x7fffffff || std::llabs(key) > 0x7fffffff) {
+          error_ = fmt::format("'comm_split': color and key must fit in 32 bits");
+          return false;
+        }
+      }
+      a.tag = static_cast<std::int32_t>(handle);
+      a.color = static_cast<std::int32_t>(color);
+      a.key = static_cast<std::int32_t>(key);
+      return true;
+    }
     case ActionType::Finalize:
     case ActionType::Barrier:
     case ActionType::CommSize:
-    case ActionType::CommSplit:
-    case ActionType::CommDup:
     case ActionType::IterationIn:
     case ActionType::IterationOut:
     case ActionType::Location:
@@ -388,13 +445,26 @@ bool parse_trace_line(std::string_view line, int world_size, int& default_dataty
     error = fmt::format("expected a rank in 0..{} as first field, got '{}'", world_size - 1, tokens[0]);
     return true;
   }
-  auto it = keywords().find(tokens[1]);
+  auto it = keywords().find(std::string(tokens[1]));
   if (it == keywords().end()) {
     error = fmt::format("unknown action '{}' (expected one of {})", tokens[1], expected_keywords());
     return true;
   }
-  out.type = it->second;
+  out.type = it->second.type;
+  out.nonblocking = it->second.nonblocking;
   out.rank = static_cast<std::int32_t>(rank);
+  out.comm = 0;
+  out.color = out.key = 0;
+  // perfcast extension: a last token "comm=N" names the communicator
+  if (tokens.size() > 2 && tokens.back().substr(0, 5) == "comm=") {
+    long long c = -1;
+    if (!to_int(tokens.back().substr(5), c) || c < 0 || c > 0x7fffffff) {
+      error = fmt::format("'{}': expected comm=N with N a communicator handle, got '{}'", tokens[1], tokens.back());
+      return true;
+    }
+    out.comm = static_cast<std::int32_t>(c);
+    tokens.pop_back();
+  }
   out.partner = out.partner2 = out.tag = 0;
   out.value = 0;
   out.bytes = out.recv_bytes = 0;

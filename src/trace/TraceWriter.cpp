@@ -29,9 +29,20 @@ std::string rank_file(const std::string& dir, int r) { return fmt::format("{}/ra
 
 } // namespace
 
+// the line without its communicator suffix
+static std::string format_action_body(const Action& a);
+
 std::string format_action(const Action& a)
 {
-  std::string head = fmt::format("{} {}", a.rank, action_name(a.type));
+  std::string line = format_action_body(a);
+  if (a.comm != 0)
+    line += fmt::format(" comm={}", a.comm);
+  return line;
+}
+
+static std::string format_action_body(const Action& a)
+{
+  std::string head = fmt::format("{} {}", a.rank, action_keyword(a));
   std::uint64_t sum_send = 0, sum_recv = 0;
   for (auto c : a.send_counts)
     sum_send += c;
@@ -45,6 +56,10 @@ std::string format_action(const Action& a)
     return fmt::format("{} {}", head, a.bytes);
   case ActionType::LoopBegin:
     return fmt::format("{} {}", head, a.tag);
+  case ActionType::CommSplit:
+    return a.tag > 0 ? fmt::format("{} {} {} {}", head, a.tag, a.color, a.key) : head;
+  case ActionType::CommDup:
+    return a.tag > 0 ? fmt::format("{} {}", head, a.tag) : head;
   case ActionType::Send:
   case ActionType::Isend:
   case ActionType::Ssend:
