@@ -26,6 +26,7 @@ constexpr double kCrossTrafficWeight = 0.05;
 
 struct RouteInfo {
   std::vector<std::pair<int, double>> shared_uses; // (link, coefficient) on shared links
+  std::vector<double> shared_weights;              // coefficient / penalty, per use
   double latency_s = 0;
   double bound = kNever;   // min bandwidth, fatpipe limits and the TCP window cap
   double penalty = 0;      // sharing weight
@@ -41,6 +42,7 @@ struct Flow {
   double last_update = 0;
   FlowState state = FlowState::Free;
   std::uint32_t mark = 0;
+  std::uint32_t active_slot = 0;   // position in the list of flows sharing links
   std::vector<std::uint32_t> slot; // position in each used link's flow list
 };
 
@@ -54,7 +56,8 @@ public:
   SmpiNetwork(const Platform& platform, const NetworkOptions& options)
       : platform_(platform), crosstraffic_(options.crosstraffic), link_flows_(platform.links().size()),
         link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
-        link_dirty_(platform.links().size(), false)
+        link_dirty_(platform.links().size(), false), link_weight_sum_(platform.links().size(), 0.0),
+        link_active_slot_(platform.links().size(), 0)
   {
   }
 
@@ -144,6 +147,8 @@ private:
     }
     if (info.latency_s > 0)
       info.bound = std::min(info.bound, kTcpGamma / (2.0 * info.latency_s));
+    for (const auto& use : info.shared_uses)
+      info.shared_weights.push_back(use.second / info.penalty);
     return routes_.emplace(key, std::move(info)).first->second;
   }
 
@@ -160,11 +165,19 @@ private:
       return;
     }
     f.slot.resize(f.route->shared_uses.size());
+    f.active_slot = static_cast<std::uint32_t>(active_flows_.size());
+    active_flows_.push_back(id);
     for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
       int link = f.route->shared_uses[u].first;
-      auto& list = link_flows_[static_cast<std::size_t>(link)];
+      auto li = static_cast<std::size_t>(link);
+      auto& list = link_flows_[li];
+      if (list.empty()) {
+        link_active_slot_[li] = static_cast<std::uint32_t>(active_links_.size());
+        active_links_.push_back(link);
+      }
       f.slot[u] = static_cast<std::uint32_t>(list.size());
       list.push_back({id, u});
+      link_weight_sum_[li] += f.route->shared_weights[u];
       mark_dirty(link);
     }
   }
@@ -174,13 +187,26 @@ private:
     Flow& f = flows_[id];
     if (f.slot.size() != f.route->shared_uses.size())
       return; // never joined any link (no shared link on its route)
+    std::uint32_t a = f.active_slot;
+    active_flows_[a] = active_flows_.back();
+    flows_[active_flows_[a]].active_slot = a;
+    active_flows_.pop_back();
     for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
       int link = f.route->shared_uses[u].first;
-      auto& list = link_flows_[static_cast<std::size_t>(link)];
+      auto li = static_cast<std::size_t>(link);
+      auto& list = link_flows_[li];
       std::uint32_t at = f.slot[u];
       list[at] = list.back();
       flows_[list[at].flow].slot[list[at].use] = at;
       list.pop_back();
+      link_weight_sum_[li] -= f.route->shared_weights[u];
+      if (list.empty()) {
+        link_weight_sum_[li] = 0; // no floating residue on an idle link
+        std::uint32_t la = link_active_slot_[li];
+        active_links_[la] = active_links_.back();
+        link_active_slot_[static_cast<std::size_t>(active_links_[la])] = la;
+        active_links_.pop_back();
+      }
       mark_dirty(link);
     }
     f.slot.clear();
@@ -202,12 +228,33 @@ private:
     ++mark_;
     comp_links_.clear();
     comp_flows_.clear();
-    for (int l : dirty_links_) {
+    for (int l : dirty_links_)
       link_dirty_[static_cast<std::size_t>(l)] = false;
-      visit_link(l);
+    // When the components touched have lately been (nearly) every active
+    // flow, solving all of them at once gives the same allocation without the
+    // search; every 32nd solve looks again.
+    if (solve_all_ && (++solves_since_search_ & 31) != 0) {
+      dirty_links_.clear();
+      comp_flows_ = active_flows_;
+      for (int l : active_links_)
+        visit_link(l);
+      for (std::uint32_t fid : comp_flows_)
+        flows_[fid].mark = mark_;
+    } else {
+      for (int l : dirty_links_)
+        visit_link(l);
+      dirty_links_.clear();
+      search_component();
+      solve_all_ = comp_flows_.size() * 10 >= active_flows_.size() * 9;
     }
-    dirty_links_.clear();
-    // breadth-first over links and flows
+    if (comp_flows_.empty())
+      return;
+    finish_solve();
+  }
+
+  // Breadth-first over links and flows from the dirty links.
+  void search_component()
+  {
     for (std::size_t i = 0; i < comp_links_.size(); ++i)
       for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[i])]) {
         std::uint32_t fid = lu.flow;
@@ -219,8 +266,10 @@ private:
         for (const auto& use : f.route->shared_uses)
           visit_link(use.first);
       }
-    if (comp_flows_.empty())
-      return;
+  }
+
+  void finish_solve()
+  {
     // bring remaining bytes up to now at the old rates
     old_value_.resize(comp_flows_.size());
     for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
@@ -261,25 +310,24 @@ private:
     cap_.assign(nl, 0);
     usage_.assign(nl, 0);
     users_.assign(nl, 0);
-    for (std::size_t j = 0; j < nl; ++j)
-      cap_[j] = platform_.links()[static_cast<std::size_t>(comp_links_[j])].bandwidth_Bps;
-    for (std::uint32_t fid : comp_flows_) {
-      Flow& f = flows_[fid];
-      f.value = -1; // unfixed
-      for (const auto& [link, coefficient] : f.route->shared_uses) {
-        std::size_t j = link_slot_[static_cast<std::size_t>(link)];
-        usage_[j] += coefficient / f.route->penalty;
-        ++users_[j];
-      }
+    // every flow on a component link is in the component: the running sums apply
+    for (std::size_t j = 0; j < nl; ++j) {
+      auto li = static_cast<std::size_t>(comp_links_[j]);
+      cap_[j] = platform_.links()[li].bandwidth_Bps;
+      usage_[j] = link_weight_sum_[li];
+      users_[j] = static_cast<std::uint32_t>(link_flows_[li].size());
     }
+    for (std::uint32_t fid : comp_flows_)
+      flows_[fid].value = -1; // unfixed
     std::size_t unfixed = comp_flows_.size();
     auto fix = [&](Flow& f, double value) {
       f.value = value;
       --unfixed;
-      for (const auto& [link, coefficient] : f.route->shared_uses) {
-        std::size_t j = link_slot_[static_cast<std::size_t>(link)];
-        cap_[j] = std::max(0.0, cap_[j] - coefficient * value);
-        usage_[j] -= coefficient / f.route->penalty;
+      const RouteInfo& route = *f.route;
+      for (std::size_t u = 0; u < route.shared_uses.size(); ++u) {
+        std::size_t j = link_slot_[static_cast<std::size_t>(route.shared_uses[u].first)];
+        cap_[j] = std::max(0.0, cap_[j] - route.shared_uses[u].second * value);
+        usage_[j] -= route.shared_weights[u];
         if (--users_[j] == 0 || usage_[j] < 0)
           usage_[j] = 0; // no floating residue once the last flow is fixed
       }
@@ -340,6 +388,12 @@ private:
   std::vector<int> comp_links_;
   std::vector<std::uint32_t> comp_flows_;
   std::vector<double> cap_, usage_, old_value_;
+  std::vector<double> link_weight_sum_;          // running sum of coefficient / penalty of a link's flows
+  std::vector<std::uint32_t> link_active_slot_;
+  std::vector<std::uint32_t> active_flows_;      // flows in their bandwidth phase on shared links
+  std::vector<int> active_links_;                // links carrying at least one such flow
+  bool solve_all_ = false;
+  std::uint32_t solves_since_search_ = 0;
   std::vector<std::uint32_t> users_;
 
   CompletionHeap latency_heap_, done_heap_;

@@ -2,6 +2,7 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -73,19 +74,29 @@ bool has_nonblocking_form(ActionType t)
   }
 }
 
-const std::unordered_map<std::string, Keyword>& keywords()
+// Sorted (keyword, meaning) pairs, searched by string_view without allocating.
+const std::vector<std::pair<std::string, Keyword>>& keywords()
 {
-  static const std::unordered_map<std::string, Keyword> table = [] {
-    std::unordered_map<std::string, Keyword> t;
+  static const std::vector<std::pair<std::string, Keyword>> table = [] {
+    std::vector<std::pair<std::string, Keyword>> t;
     for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
       auto type = static_cast<ActionType>(i);
-      t.emplace(std::string(action_name(type)), Keyword{type, false});
+      t.emplace_back(std::string(action_name(type)), Keyword{type, false});
       if (has_nonblocking_form(type))
-        t.emplace("i" + std::string(action_name(type)), Keyword{type, true});
+        t.emplace_back("i" + std::string(action_name(type)), Keyword{type, true});
     }
+    std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return t;
   }();
   return table;
+}
+
+const Keyword* find_keyword(std::string_view word)
+{
+  const auto& t = keywords();
+  auto it = std::lower_bound(t.begin(), t.end(), word,
+                             [](const std::pair<std::string, Keyword>& e, std::string_view w) { return e.first < w; });
+  return it != t.end() && it->first == word ? &it->second : nullptr;
 }
 
 std::string expected_keywords()
@@ -445,13 +456,13 @@ bool parse_trace_line(std::string_view line, int world_size, int& default_dataty
     error = fmt::format("expected a rank in 0..{} as first field, got '{}'", world_size - 1, tokens[0]);
     return true;
   }
-  auto it = keywords().find(std::string(tokens[1]));
-  if (it == keywords().end()) {
+  const Keyword* keyword = find_keyword(tokens[1]);
+  if (!keyword) {
     error = fmt::format("unknown action '{}' (expected one of {})", tokens[1], expected_keywords());
     return true;
   }
-  out.type = it->second.type;
-  out.nonblocking = it->second.nonblocking;
+  out.type = keyword->type;
+  out.nonblocking = keyword->nonblocking;
   out.rank = static_cast<std::int32_t>(rank);
   out.comm = 0;
   out.color = out.key = 0;
