@@ -351,11 +351,16 @@ private:
             fix(flows_[fid], 0);
         break;
       }
+      // Select the flows this level fixes; when they are all that is left
+      // (the usual last round) assign them without updating the links.
+      selected_.clear();
       if (lambda_b <= lambda_c) {
         for (std::uint32_t fid : comp_flows_) {
           Flow& f = flows_[fid];
-          if (f.value < 0 && f.route->bound * f.route->penalty <= lambda_b * kTie)
-            fix(f, f.route->bound);
+          if (f.value == -1 && f.route->bound * f.route->penalty <= lambda_b * kTie) {
+            f.value = -2;
+            selected_.push_back(fid);
+          }
         }
       } else {
         for (std::size_t j = 0; j < nl; ++j) {
@@ -363,11 +368,23 @@ private:
             continue;
           for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[j])]) {
             Flow& f = flows_[lu.flow];
-            if (f.value < 0)
-              fix(f, lambda_c / f.route->penalty);
+            if (f.value == -1) {
+              f.value = -2;
+              selected_.push_back(lu.flow);
+            }
           }
         }
       }
+      auto level_value = [&](const Flow& f) {
+        return lambda_b <= lambda_c ? f.route->bound : lambda_c / f.route->penalty;
+      };
+      if (selected_.size() == unfixed) {
+        for (std::uint32_t fid : selected_)
+          flows_[fid].value = level_value(flows_[fid]);
+        break;
+      }
+      for (std::uint32_t fid : selected_)
+        fix(flows_[fid], level_value(flows_[fid]));
       if (unfixed == before) // cannot happen with exact arithmetic; never loop forever
         for (std::uint32_t fid : comp_flows_)
           if (flows_[fid].value < 0)
@@ -395,6 +412,7 @@ private:
   bool solve_all_ = false;
   std::uint32_t solves_since_search_ = 0;
   std::vector<std::uint32_t> users_;
+  std::vector<std::uint32_t> selected_;
 
   CompletionHeap latency_heap_, done_heap_;
   std::uint32_t mark_ = 0;

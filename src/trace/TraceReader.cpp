@@ -93,10 +93,15 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
 
 const Keyword* find_keyword(std::string_view word)
 {
-  const auto& t = keywords();
-  auto it = std::lower_bound(t.begin(), t.end(), word,
-                             [](const std::pair<std::string, Keyword>& e, std::string_view w) { return e.first < w; });
-  return it != t.end() && it->first == word ? &it->second : nullptr;
+  // views into the static table: hashing a string_view allocates nothing
+  static const std::unordered_map<std::string_view, const Keyword*> index = [] {
+    std::unordered_map<std::string_view, const Keyword*> m;
+    for (const auto& [name, keyword] : keywords())
+      m.emplace(name, &keyword);
+    return m;
+  }();
+  auto it = index.find(word);
+  return it == index.end() ? nullptr : it->second;
 }
 
 std::string expected_keywords()
