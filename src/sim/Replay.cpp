@@ -294,6 +294,8 @@ private:
   // ---- communicators
   int comm_index(Rank& rank, int handle)
   {
+    if (handle == 0)
+      return 0; // MPI_COMM_WORLD, the common case
     auto it = rank.handles.find(handle);
     if (it == rank.handles.end())
       fail_action(rank, fmt::format("unknown communicator comm={} (expected 0 or a handle made by comm_split or "
@@ -590,7 +592,7 @@ private:
       }
       std::uint32_t req = post_send(e, send);
       if (send.code == OpCode::Send) {
-        block_on(e, {req});
+        block_on_one(e, req);
         release(req); // the owner's reference; the transfer keeps its own
       } else if (send.in_group) {
         x.group.push_back(req);
@@ -606,7 +608,7 @@ private:
     case OpCode::Irecv: {
       std::uint32_t req = post_recv(e, op);
       if (op.code == OpCode::Recv) {
-        block_on(e, {req});
+        block_on_one(e, req);
         release(req);
       } else if (op.in_group) {
         x.group.push_back(req);
@@ -623,7 +625,7 @@ private:
       std::uint32_t req = it->req;
       rank.pending.erase(it);
       if (req != kNone) {
-        block_on(e, {req});
+        block_on_one(e, req);
         release(req);
       }
       return;
@@ -632,13 +634,13 @@ private:
       test(e, op);
       return;
     case OpCode::WaitAll: {
-      std::vector<std::uint32_t> reqs;
+      scratch_.clear();
       for (const Pending& p : rank.pending)
         if (p.req != kNone)
-          reqs.push_back(p.req);
+          scratch_.push_back(p.req);
       rank.pending.clear();
-      block_on(e, reqs);
-      for (std::uint32_t q : reqs)
+      block_on(e, scratch_);
+      for (std::uint32_t q : scratch_)
         release(q);
       return;
     }
@@ -646,10 +648,10 @@ private:
       wait_any(e, op);
       return;
     case OpCode::WaitGroup: {
-      std::vector<std::uint32_t> reqs;
-      reqs.swap(x.group);
-      block_on(e, reqs);
-      for (std::uint32_t q : reqs)
+      scratch_.swap(x.group);
+      x.group.clear();
+      block_on(e, scratch_);
+      for (std::uint32_t q : scratch_)
         release(q);
       return;
     }
@@ -881,6 +883,21 @@ private:
       resume_from(q.owner, Status::Blocked);
   }
 
+  void block_on_one(std::uint32_t e, std::uint32_t req)
+  {
+    Request& q = requests_[req];
+    if (q.complete)
+      return;
+    Exec& x = exec(e);
+    q.waited = true;
+    q.owner = e;
+    x.blocked_on = 1;
+    x.status = Status::Blocked;
+    x.block_start = now_;
+    x.last_match = q.match_time;
+    x.waiting.assign(1, req);
+  }
+
   void block_on(std::uint32_t e, const std::vector<std::uint32_t>& reqs)
   {
     Exec& x = exec(e);
@@ -1031,6 +1048,7 @@ private:
   std::vector<std::pair<std::uint32_t, std::uint32_t>> transfers_;
   std::vector<std::uint32_t> exec_of_cpu_;
   std::deque<std::uint32_t> ready_;
+  std::vector<std::uint32_t> scratch_;
   std::vector<Span> timeline_;
   double now_ = 0;
   std::uint64_t actions_ = 0;
