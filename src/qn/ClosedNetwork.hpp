@@ -1,0 +1,55 @@
+#pragma once
+// Closed single-class queueing networks and their solution by mean value
+// analysis (Reiser & Lavenberg, J. ACM 27(2), 1980). Stations are
+// load-independent queues, delays (infinite servers) or load-dependent
+// stations whose service rate multiplier is min(k, servers) with k customers
+// present (a CPU of `servers` cores). REFERENCE.md section 4 gives the
+// recurrences.
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+enum class StationKind { Queue, Delay, MultiServer };
+
+struct Station {
+  std::string name;
+  StationKind kind = StationKind::Queue;
+  double demand_s = 0; ///< service demand D = visit ratio x service time, seconds per cycle
+  int servers = 1;     ///< MultiServer only
+};
+
+struct ClosedNetwork {
+  std::vector<Station> stations;
+  double think_time_s = 0; ///< Z, a delay outside the stations
+};
+
+struct StationResult {
+  double residence_s = 0; ///< W_i, time per cycle spent at the station (queueing + service)
+  double utilization = 0; ///< per server, U_i = X D_i / servers
+  double queue_length = 0; ///< Q_i, mean customers present
+};
+
+struct MvaResult {
+  int customers = 0;
+  double throughput = 0;  ///< X, cycles per second
+  double response_s = 0;  ///< R = sum of W_i, excluding think time
+  std::vector<StationResult> stations;
+};
+
+/// Exact MVA for N customers; multi-server stations use the load-dependent
+/// recurrence with marginal queue-length probabilities (guarded against
+/// negative round-off). Cost O(N K) plus O(N^2) per multi-server station.
+/// Throws Error for a network without stations, negative demands or N < 1.
+MvaResult solve_mva(const ClosedNetwork& network, int customers);
+
+/// Results for every population 1..N from one exact pass.
+std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers);
+
+/// Bard-Schweitzer approximate MVA (Q_i(N-1) ~ (N-1)/N Q_i(N)), iterated to a
+/// relative change below `tolerance`. A c-server station adds the usual
+/// multi-server correction for idle servers (see Mva.cpp). Cost O(K + sum c)
+/// per iteration whatever N, for large populations.
+MvaResult solve_mva_approximate(const ClosedNetwork& network, int customers, double tolerance = 1e-10);
+
+} // namespace perfcast
