@@ -1,0 +1,156 @@
+#include "fit/Curve.hpp"
+
+#include "core/Error.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+double Curve::operator()(double n) const
+{
+  switch (form) {
+  case CurveForm::Constant: return a;
+  case CurveForm::LogLinear: return a + b * std::log(n);
+  case CurveForm::Inverse: return a + b / n;
+  case CurveForm::Linear: return a + b * n;
+  case CurveForm::Power: return a * std::pow(n, b);
+  }
+  return a;
+}
+
+std::string Curve::describe() const
+{
+  switch (form) {
+  case CurveForm::Constant: return fmt::format("{:.6g}", a);
+  case CurveForm::LogLinear: return fmt::format("{:.6g} + {:.6g} ln(n)", a, b);
+  case CurveForm::Inverse: return fmt::format("{:.6g} + {:.6g} / n", a, b);
+  case CurveForm::Linear: return fmt::format("{:.6g} + {:.6g} n", a, b);
+  case CurveForm::Power: return fmt::format("{:.6g} n^{:.6g}", a, b);
+  }
+  return "";
+}
+
+std::string curve_form_name(CurveForm form)
+{
+  switch (form) {
+  case CurveForm::Constant: return "constant";
+  case CurveForm::LogLinear: return "log-linear";
+  case CurveForm::Inverse: return "inverse";
+  case CurveForm::Linear: return "linear";
+  case CurveForm::Power: return "power";
+  }
+  return "?";
+}
+
+std::vector<CurveForm> all_curve_forms()
+{
+  return {CurveForm::Constant, CurveForm::LogLinear, CurveForm::Inverse, CurveForm::Linear, CurveForm::Power};
+}
+
+CurveForm curve_form_from_name(const std::string& name)
+{
+  for (CurveForm f : all_curve_forms())
+    if (curve_form_name(f) == name)
+      return f;
+  throw Error(fmt::format("unknown curve form '{}' (expected constant, log-linear, inverse, linear or power)", name));
+}
+
+Curve fit_curve(CurveForm form, const std::vector<double>& n, const std::vector<double>& y)
+{
+  if (n.size() != y.size() || n.empty())
+    throw Error("curve fit: expected as many values as process counts, at least one");
+  Curve c;
+  c.form = form;
+  if (form == CurveForm::Constant || n.size() == 1) {
+    double s = 0;
+    for (double v : y)
+      s += v;
+    c.form = CurveForm::Constant;
+    c.a = s / static_cast<double>(y.size());
+    return c;
+  }
+  // y ~ a + b x with x = g(n) (or ln y ~ ln a + b ln n for the power form)
+  std::vector<double> x(n.size()), t(y.size());
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (!(n[i] > 0))
+      throw Error("curve fit: process counts must be positive");
+    switch (form) {
+    case CurveForm::LogLinear: x[i] = std::log(n[i]); t[i] = y[i]; break;
+    case CurveForm::Inverse: x[i] = 1 / n[i]; t[i] = y[i]; break;
+    case CurveForm::Linear: x[i] = n[i]; t[i] = y[i]; break;
+    case CurveForm::Power:
+      if (!(y[i] > 0))
+        throw Error("curve fit: the power form needs positive values");
+      x[i] = std::log(n[i]);
+      t[i] = std::log(y[i]);
+      break;
+    case CurveForm::Constant: break;
+    }
+  }
+  double m = static_cast<double>(x.size()), sx = 0, st = 0, sxx = 0, sxt = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sx += x[i];
+    st += t[i];
+    sxx += x[i] * x[i];
+    sxt += x[i] * t[i];
+  }
+  double den = m * sxx - sx * sx;
+  if (std::fabs(den) < 1e-300 * std::max(1.0, m * sxx)) {
+    // all process counts equal: no slope can be told
+    c.form = form == CurveForm::Power ? CurveForm::Power : form;
+    c.b = 0;
+    c.a = form == CurveForm::Power ? std::exp(st / m) : st / m;
+    return c;
+  }
+  c.b = (m * sxt - sx * st) / den;
+  double intercept = (st - c.b * sx) / m;
+  c.a = form == CurveForm::Power ? std::exp(intercept) : intercept;
+  return c;
+}
+
+CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
+                         const std::vector<CurveForm>& candidates, CurveForm fallback)
+{
+  CurveChoice best;
+  if (n.size() < 3) {
+    best.curve = fit_curve(fallback, n, y);
+    return best;
+  }
+  bool any = false;
+  for (CurveForm form : candidates) {
+    double err = 0;
+    bool ok = true;
+    for (std::size_t out = 0; out < n.size() && ok; ++out) {
+      std::vector<double> nn, yy;
+      for (std::size_t i = 0; i < n.size(); ++i)
+        if (i != out) {
+          nn.push_back(n[i]);
+          yy.push_back(y[i]);
+        }
+      try {
+        Curve c = fit_curve(form, nn, yy);
+        double pred = c(n[out]);
+        double scale = std::max(std::fabs(y[out]), 1e-300);
+        err += std::fabs(pred - y[out]) / scale;
+        ok = std::isfinite(pred);
+      } catch (const Error&) {
+        ok = false;
+      }
+    }
+    if (!ok)
+      continue;
+    err /= static_cast<double>(n.size());
+    if (!any || err < best.loo_error) {
+      any = true;
+      best.loo_error = err;
+      best.curve = fit_curve(form, n, y);
+      best.cross_validated = true;
+    }
+  }
+  if (!any)
+    best.curve = fit_curve(fallback, n, y);
+  return best;
+}
+
+} // namespace perfcast

@@ -1,0 +1,223 @@
+#include "qn/MeasuredRun.hpp"
+
+#include "core/Error.hpp"
+#include "core/Units.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace perfcast {
+
+namespace {
+
+using nlohmann::json;
+
+std::vector<std::string> split(const std::string& s, char sep)
+{
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep))
+    out.push_back(cur);
+  if (!s.empty() && s.back() == sep)
+    out.emplace_back();
+  return out;
+}
+
+std::string trim(const std::string& s)
+{
+  auto a = s.find_first_not_of(" \t\r");
+  if (a == std::string::npos)
+    return "";
+  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
+}
+
+void check_run(const MeasuredRun& r, const std::string& where)
+{
+  if (r.procs < 1)
+    fail_in(where, "procs must be a positive integer");
+  if (!(r.time_s > 0))
+    fail_in(where, "time_s must be positive");
+  if (!(r.mpi_s >= 0) || r.mpi_s > r.time_s * 1.000001)
+    fail_in(where, fmt::format("mpi_s must be between 0 and time_s ({}), got {}", r.time_s, r.mpi_s));
+  if (!(r.sends_per_process > 0))
+    fail_in(where, "sends_per_process must be positive");
+  if (!(r.message_bytes >= 0))
+    fail_in(where, "message_bytes must be non-negative");
+  int placed = 0;
+  for (const auto& [host, count] : r.placement) {
+    if (count < 1)
+      fail_in(where, fmt::format("placement: host '{}' has {} processes (expected at least 1)", host, count));
+    placed += count;
+  }
+  if (placed != r.procs)
+    fail_in(where, fmt::format("placement puts {} processes but procs is {}", placed, r.procs));
+}
+
+std::map<std::string, int> parse_placement(const std::string& text, const std::string& where)
+{
+  std::map<std::string, int> p;
+  for (const std::string& part : split(text, ';')) {
+    std::string item = trim(part);
+    if (item.empty())
+      continue;
+    auto colon = item.rfind(':');
+    auto count = colon == std::string::npos ? std::nullopt : parse_number(item.substr(colon + 1));
+    if (!count || *count < 1 || *count != static_cast<int>(*count))
+      fail_in(where, fmt::format("placement entry '{}': expected HOST:COUNT", item));
+    p[item.substr(0, colon)] += static_cast<int>(*count);
+  }
+  return p;
+}
+
+std::vector<MeasuredRun> load_csv(const std::string& text, const std::string& path)
+{
+  std::istringstream in(text);
+  std::string line;
+  std::size_t lineno = 0;
+  std::vector<std::string> header;
+  std::vector<MeasuredRun> runs;
+  const std::vector<std::string> fields{"procs", "time_s", "mpi_s", "sends_per_process", "message_bytes", "placement"};
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::string t = trim(line);
+    if (t.empty() || t[0] == '#')
+      continue;
+    auto cells = split(t, ',');
+    for (auto& c : cells)
+      c = trim(c);
+    if (header.empty()) {
+      header = cells;
+      for (const auto& f : fields)
+        if (std::find(header.begin(), header.end(), f) == header.end())
+          fail_at(path, lineno, fmt::format("CSV header lacks column '{}' (expected {})", f,
+                                            "procs,time_s,mpi_s,sends_per_process,message_bytes,placement"));
+      continue;
+    }
+    if (cells.size() != header.size())
+      fail_at(path, lineno, fmt::format("expected {} columns, got {}", header.size(), cells.size()));
+    std::string where = fmt::format("{}:{}", path, lineno);
+    MeasuredRun r;
+    r.source = where;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      const std::string& col = header[i];
+      if (col == "placement") {
+        r.placement = parse_placement(cells[i], where);
+        continue;
+      }
+      if (std::find(fields.begin(), fields.end(), col) == fields.end())
+        continue; // extra columns are kept out of the model
+      auto v = parse_number(cells[i]);
+      if (!v)
+        fail_at(path, lineno, fmt::format("column '{}': expected a number, got '{}'", col, cells[i]));
+      if (col == "procs")
+        r.procs = static_cast<int>(*v);
+      else if (col == "time_s")
+        r.time_s = *v;
+      else if (col == "mpi_s")
+        r.mpi_s = *v;
+      else if (col == "sends_per_process")
+        r.sends_per_process = *v;
+      else if (col == "message_bytes")
+        r.message_bytes = *v;
+    }
+    check_run(r, where);
+    runs.push_back(std::move(r));
+  }
+  if (runs.empty())
+    fail_in(path, "no run in the file");
+  return runs;
+}
+
+double number(const json& o, const char* key, const std::string& where)
+{
+  if (!o.contains(key))
+    fail_in(where, fmt::format("missing field '{}'", key));
+  if (!o[key].is_number())
+    fail_in(where, fmt::format("field '{}' must be a number", key));
+  return o[key].get<double>();
+}
+
+// The output of `perfcast replay --json`: one run.
+MeasuredRun from_replay(const json& doc, const std::string& path)
+{
+  MeasuredRun r;
+  r.source = path;
+  r.time_s = number(doc, "makespan_s", path);
+  const json& ranks = doc.at("ranks");
+  double mpi = 0, sent = 0, bytes = 0;
+  for (const json& rank : ranks) {
+    r.placement[rank.at("host").get<std::string>()] += 1;
+    mpi += number(rank, "communicate_s", path) + number(rank, "wait_s", path);
+    sent += number(rank, "messages_sent", path);
+    bytes += number(rank, "bytes_sent", path);
+  }
+  r.procs = static_cast<int>(ranks.size());
+  if (r.procs == 0)
+    fail_in(path, "the replay has no rank");
+  r.mpi_s = mpi / r.procs;
+  r.sends_per_process = sent / r.procs;
+  r.message_bytes = sent > 0 ? bytes / sent : 0;
+  check_run(r, path);
+  return r;
+}
+
+std::vector<MeasuredRun> load_json(const std::string& text, const std::string& path)
+{
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::exception& e) {
+    fail_in(path, fmt::format("malformed JSON: {}", e.what()));
+  }
+  try {
+    if (doc.is_object() && doc.contains("makespan_s"))
+      return {from_replay(doc, path)};
+    if (!doc.is_object() || doc.value("format", "") != "perfcast-runs")
+      fail_in(path, "expected perfcast runs JSON (\"format\": \"perfcast-runs\") or `perfcast replay --json` output");
+    std::vector<MeasuredRun> runs;
+    const json& list = doc.at("runs");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json& o = list[i];
+      std::string where = fmt::format("{}: runs[{}]", path, i);
+      MeasuredRun r;
+      r.source = where;
+      r.procs = static_cast<int>(number(o, "procs", where));
+      r.time_s = number(o, "time_s", where);
+      r.mpi_s = number(o, "mpi_s", where);
+      r.sends_per_process = number(o, "sends_per_process", where);
+      r.message_bytes = number(o, "message_bytes", where);
+      if (!o.contains("placement") || !o["placement"].is_object())
+        fail_in(where, "missing field 'placement' (an object host -> processes)");
+      for (const auto& [host, count] : o["placement"].items())
+        r.placement[host] = count.get<int>();
+      check_run(r, where);
+      runs.push_back(std::move(r));
+    }
+    if (runs.empty())
+      fail_in(path, "no run in the file");
+    return runs;
+  } catch (const json::exception& e) {
+    fail_in(path, fmt::format("unexpected JSON value: {}", e.what()));
+  }
+}
+
+} // namespace
+
+std::vector<MeasuredRun> load_runs(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    fail_in(path, "cannot open run file");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  std::string text = buf.str();
+  auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{')
+    return load_json(text, path);
+  return load_csv(text, path);
+}
+
+} // namespace perfcast

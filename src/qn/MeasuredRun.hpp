@@ -1,0 +1,28 @@
+#pragma once
+// A measured (or simulated) run of an application, as the queueing model and
+// its baseline are fitted on: process count, placement, run time and the
+// communication quantities the model needs.
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+struct MeasuredRun {
+  int procs = 0;
+  std::map<std::string, int> placement; ///< host -> processes on it
+  double time_s = 0;                    ///< wall time of the run
+  double mpi_s = 0;                     ///< mean time per process inside MPI (waiting and transfers)
+  double sends_per_process = 0;         ///< s(n)
+  double message_bytes = 0;             ///< m(n), mean bytes per message
+  std::string source;                   ///< file (and line) it came from
+};
+
+/// Reads runs from a file: CSV with the header
+///   procs,time_s,mpi_s,sends_per_process,message_bytes,placement
+/// (placement as host:count;host:count), perfcast's runs JSON
+///   {"format": "perfcast-runs", "version": 1, "runs": [{...same fields...}]}
+/// or the output of `perfcast replay --json`. Errors name file, line or field.
+std::vector<MeasuredRun> load_runs(const std::string& path);
+
+} // namespace perfcast

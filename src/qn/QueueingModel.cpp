@@ -1,0 +1,248 @@
+#include "qn/QueueingModel.hpp"
+
+#include "core/Error.hpp"
+#include "fit/LeastSquares.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+namespace {
+
+// Network start-up and per-byte time of a host's NIC: the route to another
+// host (its latency and smallest bandwidth); none on a one-host platform.
+struct Nic {
+  double startup_s = 0;
+  double per_byte_s = 0;
+};
+
+Nic nic_of(const Platform& platform, int host)
+{
+  int n = static_cast<int>(platform.hosts().size());
+  for (int other = 0; other < n; ++other) {
+    if (other == host || !platform.has_route(host, other))
+      continue;
+    Route r = platform.route(host, other);
+    double bw = 0;
+    for (int l : r.links) {
+      double b = platform.links()[static_cast<std::size_t>(l)].bandwidth_Bps;
+      bw = bw == 0 ? b : std::min(bw, b);
+    }
+    return {r.latency_s, bw > 0 ? 1.0 / bw : 0.0};
+  }
+  return {};
+}
+
+double reference_speed(const MeasuredRun& run, const Platform& platform)
+{
+  // process-weighted mean core speed of the hosts the run used
+  double s = 0;
+  for (const auto& [host, count] : run.placement)
+    s += platform.hosts()[static_cast<std::size_t>(platform.find_host(host))].speed_flops * count;
+  return s / run.procs;
+}
+
+} // namespace
+
+HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
+{
+  HostCounts counts;
+  for (const auto& [name, count] : run.placement) {
+    int h = platform.find_host(name);
+    if (h < 0)
+      fail_in(run.source, fmt::format("placement names host '{}', which the platform lacks", name));
+    counts[h] += count;
+  }
+  return counts;
+}
+
+ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement)
+{
+  double n = 0;
+  for (const auto& [host, count] : placement)
+    n += count;
+  if (n < 1)
+    throw Error("placement has no process");
+  double s = std::max(model.sends(n), 1e-12);
+  double m = std::max(model.message_bytes(n), 0.0);
+  ClosedNetwork net;
+  for (const auto& [host, count] : placement) {
+    const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
+    double ni = count, share = ni / n, rest = (n - ni) / n;
+    double v_cpu = share * model.v_comp + share * (ni - 1) / n * model.v_comm + rest * share * model.v_comm; // eq. 8
+    double v_net = share * rest + rest * share;                                                              // eq. 9
+    double s_cpu = model.work_flops / (s * n * h.speed_flops);                                              // eq. 3, 6
+    Nic nic = nic_of(platform, host);
+    double s_net = (nic.startup_s + m * nic.per_byte_s) * model.net_constant; // eq. 4, 5, 7
+    net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores});
+    net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1});
+  }
+  return net;
+}
+
+Prediction predict_run_time(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                            MvaSolver solver)
+{
+  ClosedNetwork net = build_network(model, platform, placement);
+  int n = 0;
+  for (const auto& [host, count] : placement)
+    n += count;
+  // exact MVA costs n^2 per multi-server station: beyond a budget, approximate
+  double exact_cost = static_cast<double>(n) * n * static_cast<double>(placement.size());
+  bool exact = solver == MvaSolver::Exact || (solver == MvaSolver::Automatic && exact_cost <= 2e6);
+  MvaResult r = exact ? solve_mva(net, n) : solve_mva_approximate(net, n);
+  Prediction p;
+  p.procs = n;
+  p.exact = exact;
+  p.response_s = static_cast<double>(n) / r.throughput; // R including every station
+  p.cycles = model.sends(n);
+  p.time_s = p.response_s * p.cycles; // eq. 10
+  for (std::size_t i = 0; i < net.stations.size(); ++i)
+    if (r.stations[i].utilization > p.bottleneck_utilization) {
+      p.bottleneck_utilization = r.stations[i].utilization;
+      p.bottleneck = net.stations[i].name;
+    }
+  return p;
+}
+
+QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform)
+{
+  if (runs.size() < 2)
+    throw Error(fmt::format("the queueing model has 2 constants to fit but {} run{} given (need at least 2)",
+                            runs.size(), runs.size() == 1 ? " was" : "s were"));
+  QueueingModel model;
+  std::vector<double> n, s, m;
+  std::vector<HostCounts> placements;
+  for (const MeasuredRun& r : runs) {
+    placements.push_back(host_counts(r, platform));
+    n.push_back(r.procs);
+    s.push_back(r.sends_per_process);
+    m.push_back(r.message_bytes);
+  }
+  // s(n) and m(n): the paper's forms unless cross-validation prefers another
+  auto sends = choose_curve(n, s, all_curve_forms(), CurveForm::LogLinear);
+  auto bytes = choose_curve(n, m, all_curve_forms(), CurveForm::Inverse);
+  model.sends = sends.curve;
+  model.message_bytes = bytes.curve;
+  model.curves_cross_validated = sends.cross_validated && bytes.cross_validated;
+  // sub-visit ratios from runs without network traffic (one host, no more
+  // processes than cores), as the paper profiles them; else the smallest run
+  double comm = 0;
+  int used = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (placements[i].size() != 1)
+      continue;
+    const Host& h = platform.hosts()[static_cast<std::size_t>(placements[i].begin()->first)];
+    if (runs[i].procs > h.cores)
+      continue;
+    comm += runs[i].mpi_s / runs[i].time_s;
+    ++used;
+  }
+  if (used == 0) {
+    auto smallest = std::min_element(runs.begin(), runs.end(),
+                                     [](const MeasuredRun& a, const MeasuredRun& b) { return a.procs < b.procs; });
+    comm = smallest->mpi_s / smallest->time_s;
+    used = 1;
+  }
+  model.v_comm = comm / used;
+  model.v_comp = 1 - model.v_comm;
+  // initial guesses: W from the computing share of each run; Net_Constant = 1
+  std::vector<double> w0;
+  for (const MeasuredRun& r : runs)
+    w0.push_back(r.procs * (r.time_s - r.mpi_s) * reference_speed(r, platform));
+  std::sort(w0.begin(), w0.end());
+  double work0 = std::max(w0[w0.size() / 2], 1.0);
+  auto residuals = [&](const std::vector<double>& p) {
+    QueueingModel trial = model;
+    trial.work_flops = p[0];
+    trial.net_constant = p[1];
+    std::vector<double> r;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      r.push_back((predict_run_time(trial, platform, placements[i]).time_s - runs[i].time_s) / runs[i].time_s);
+    return r;
+  };
+  FitResult fit = levenberg_marquardt(residuals, {work0, 1.0});
+  if (!std::isfinite(fit.cost))
+    throw Error(fmt::format("the queueing model fit failed: {}", fit.message));
+  model.work_flops = fit.parameters[0];
+  model.net_constant = fit.parameters[1];
+  model.residuals = fit.residuals;
+  model.iterations = fit.iterations;
+  model.fit_message = fit.message;
+  return model;
+}
+
+AmdahlModel fit_amdahl(const std::vector<MeasuredRun>& runs)
+{
+  std::vector<double> n, t;
+  for (const MeasuredRun& r : runs) {
+    n.push_back(r.procs);
+    t.push_back(r.time_s);
+  }
+  if (runs.size() < 2)
+    throw Error("the Amdahl baseline needs at least 2 runs");
+  Curve c = fit_curve(CurveForm::Inverse, n, t);
+  AmdahlModel a;
+  a.serial_s = c.a;
+  a.parallel_s = c.form == CurveForm::Inverse ? c.b : 0.0;
+  return a;
+}
+
+namespace {
+
+nlohmann::json curve_json(const Curve& c) { return {{"form", curve_form_name(c.form)}, {"a", c.a}, {"b", c.b}}; }
+
+Curve curve_from(const nlohmann::json& j, const std::string& where)
+{
+  Curve c;
+  c.form = curve_form_from_name(j.at("form").get<std::string>());
+  c.a = j.at("a").get<double>();
+  c.b = j.at("b").get<double>();
+  (void)where;
+  return c;
+}
+
+} // namespace
+
+nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
+{
+  return {{"format", "perfcast-model"},
+          {"version", 1},
+          {"model", "queueing-network"},
+          {"paper", "Saad, El-Mahdy, El-Shishiny, RAPIDO 2019"},
+          {"sends_per_process", curve_json(m.sends)},
+          {"message_bytes", curve_json(m.message_bytes)},
+          {"v_comp", m.v_comp},
+          {"v_comm", m.v_comm},
+          {"work_flops", m.work_flops},
+          {"net_constant", m.net_constant},
+          {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
+                   {"curves_cross_validated", m.curves_cross_validated}}},
+          {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
+}
+
+std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, const std::string& path)
+{
+  try {
+    auto j = nlohmann::json::parse(text);
+    if (j.value("format", "") != "perfcast-model" || j.value("model", "") != "queueing-network")
+      fail_in(path, "expected a perfcast queueing-network model (\"format\": \"perfcast-model\")");
+    QueueingModel m;
+    m.sends = curve_from(j.at("sends_per_process"), path);
+    m.message_bytes = curve_from(j.at("message_bytes"), path);
+    m.v_comp = j.at("v_comp").get<double>();
+    m.v_comm = j.at("v_comm").get<double>();
+    m.work_flops = j.at("work_flops").get<double>();
+    m.net_constant = j.at("net_constant").get<double>();
+    AmdahlModel a;
+    a.serial_s = j.at("amdahl").at("serial_s").get<double>();
+    a.parallel_s = j.at("amdahl").at("parallel_s").get<double>();
+    return {m, a};
+  } catch (const nlohmann::json::exception& e) {
+    fail_in(path, fmt::format("not a valid model file: {}", e.what()));
+  }
+}
+
+} // namespace perfcast

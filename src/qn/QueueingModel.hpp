@@ -1,0 +1,86 @@
+#pragma once
+// Saad, El-Mahdy and El-Shishiny, "Performance Modeling of MPI-based
+// Applications on Cloud Multicore Servers", RAPIDO 2019
+// (../shared/papers/queueing-network-model-saad2019.txt).
+//
+// An MPI run of n processes is a closed queueing network of n jobs; a job is
+// one process cycle (compute phi instructions, then one message). Each node i
+// has a CPU station with c_i cores (rate min(k, c_i)) and a network station.
+//   s_cpu,i = W / (s(n) n speed_i)                              (eq. 3, 6)
+//   s_net,i = (T_s,i + m(n) T_w,i) Net_Constant                 (eq. 4, 5, 7)
+//   V_cpu,i = n_i/n V_comp + n_i/n (n_i-1)/n V_comm + (n-n_i)/n n_i/n V_comm   (eq. 8)
+//   V_net,i = n_i/n (n-n_i)/n + (n-n_i)/n n_i/n                 (eq. 9)
+//   T = R s(n), R from mean value analysis                      (eq. 10)
+// W (the paper's CPU_Constant times the reference speed, in flops) and
+// Net_Constant are fitted to measured runs. perfcast adds the route latency
+// as the start-up time T_s the paper sets to 0, and chooses s(n) and m(n) among
+// several curve forms by cross-validation.
+#include "fit/Curve.hpp"
+#include "platform/Platform.hpp"
+#include "qn/ClosedNetwork.hpp"
+#include "qn/MeasuredRun.hpp"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+struct QueueingModel {
+  Curve sends;         ///< s(n), sends per process
+  Curve message_bytes; ///< m(n), mean message size
+  double v_comp = 1;   ///< share of a cycle spent computing
+  double v_comm = 0;   ///< share of a cycle spent in communication overhead
+  double work_flops = 0;   ///< W
+  double net_constant = 1; ///< Net_Constant
+  // fit report
+  std::vector<double> residuals; ///< relative errors on the training runs
+  int iterations = 0;
+  std::string fit_message;
+  bool curves_cross_validated = false;
+};
+
+enum class MvaSolver { Automatic, Exact, Approximate };
+
+/// Processes per host (host index -> count).
+using HostCounts = std::map<int, int>;
+
+struct Prediction {
+  int procs = 0;
+  double time_s = 0;
+  double response_s = 0; ///< R, per cycle
+  double cycles = 0;     ///< s(n)
+  std::string bottleneck; ///< busiest station
+  double bottleneck_utilization = 0;
+  bool exact = true;
+};
+
+/// Host counts of a run's placement on a platform; throws Error naming a missing host.
+HostCounts host_counts(const MeasuredRun& run, const Platform& platform);
+
+/// The model's prediction for a placement.
+Prediction predict_run_time(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                            MvaSolver solver = MvaSolver::Automatic);
+
+/// The queueing network the model builds for a placement (for explanation and tests).
+ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
+
+/// Fits a model to runs measured on `platform`. Throws Error when there are
+/// fewer runs than the two constants, or when the fit cannot converge.
+QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform);
+
+/// Amdahl's law as Shi et al. apply it: T(n) = serial + parallel / n, fitted
+/// by least squares to the same runs, blind to placement and heterogeneity.
+struct AmdahlModel {
+  double serial_s = 0;
+  double parallel_s = 0;
+  double predict(int procs) const { return serial_s + parallel_s / procs; }
+};
+AmdahlModel fit_amdahl(const std::vector<MeasuredRun>& runs);
+
+nlohmann::json model_to_json(const QueueingModel& model, const AmdahlModel& amdahl);
+/// Reads a model file written by model_to_json; errors name the file and field.
+std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, const std::string& path);
+
+} // namespace perfcast

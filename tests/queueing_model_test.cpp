@@ -1,0 +1,193 @@
+// The queueing model of Saad et al. (src/qn/QueueingModel.hpp), its fit and
+// the curve and least-squares machinery under it.
+#include "core/Error.hpp"
+#include "fit/Curve.hpp"
+#include "fit/LeastSquares.hpp"
+#include "platform/Platform.hpp"
+#include "qn/QueueingModel.hpp"
+#include "TestUtil.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+
+namespace {
+
+Platform hetero8() { return load_platform(test::source_dir() + "/examples/platforms/hetero8.json"); }
+
+MeasuredRun synthetic_run(const QueueingModel& truth, const Platform& p, const HostCounts& placement)
+{
+  MeasuredRun r;
+  for (const auto& [h, c] : placement) {
+    r.placement[p.hosts()[static_cast<std::size_t>(h)].name] = c;
+    r.procs += c;
+  }
+  r.time_s = predict_run_time(truth, p, placement, MvaSolver::Exact).time_s;
+  r.mpi_s = truth.v_comm * r.time_s;
+  r.sends_per_process = truth.sends(r.procs);
+  r.message_bytes = truth.message_bytes(r.procs);
+  r.source = "synthetic";
+  return r;
+}
+
+QueueingModel truth_model()
+{
+  QueueingModel m;
+  m.sends = {CurveForm::LogLinear, 200, 50};
+  m.message_bytes = {CurveForm::Inverse, 2000, 400000};
+  m.v_comm = 0.2;
+  m.v_comp = 0.8;
+  m.work_flops = 5e12;
+  m.net_constant = 1.7;
+  return m;
+}
+
+} // namespace
+
+TEST(Curve, PicksTheFormTheDataFollow)
+{
+  std::vector<double> n{2, 4, 8, 16, 32};
+  std::vector<double> log_data, power_data;
+  for (double x : n) {
+    log_data.push_back(10 + 3 * std::log(x));
+    power_data.push_back(5e5 * std::pow(x, -0.7));
+  }
+  auto a = choose_curve(n, log_data, all_curve_forms(), CurveForm::Constant);
+  EXPECT_EQ(a.curve.form, CurveForm::LogLinear);
+  EXPECT_NEAR(a.curve.a, 10, 1e-9);
+  EXPECT_NEAR(a.curve.b, 3, 1e-9);
+  auto b = choose_curve(n, power_data, all_curve_forms(), CurveForm::Constant);
+  EXPECT_EQ(b.curve.form, CurveForm::Power);
+  EXPECT_NEAR(b.curve.b, -0.7, 1e-9);
+  // two points: nothing to validate on, the fallback form is fitted
+  auto c = choose_curve({2, 4}, {1, 2}, all_curve_forms(), CurveForm::Linear);
+  EXPECT_FALSE(c.cross_validated);
+  EXPECT_EQ(c.curve.form, CurveForm::Linear);
+}
+
+TEST(LevenbergMarquardt, RecoversAnExponentialDecay)
+{
+  // y = 3 exp(-0.5 t) sampled exactly: the fit must return (3, 0.5)
+  std::vector<double> t{0, 1, 2, 3, 4, 5}, y;
+  for (double x : t)
+    y.push_back(3 * std::exp(-0.5 * x));
+  auto fit = levenberg_marquardt(
+      [&](const std::vector<double>& p) {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < t.size(); ++i)
+          r.push_back(p[0] * std::exp(-p[1] * t[i]) - y[i]);
+        return r;
+      },
+      {1.0, 2.0});
+  EXPECT_TRUE(fit.converged) << fit.message;
+  EXPECT_NEAR(fit.parameters[0], 3, 1e-6);
+  EXPECT_NEAR(fit.parameters[1], 0.5, 1e-6);
+}
+
+TEST(QueueingModel, OneNodeWithoutCommunicationIsPerfectlyParallel)
+{
+  // n <= cores on one host, V_comm = 0, no network: T = W / (n speed)
+  QueueingModel m = truth_model();
+  m.v_comm = 0;
+  m.v_comp = 1;
+  Platform p = hetero8();
+  int host = p.find_host("e52450-0"); // 16 cores of 16.8 Gf/s
+  for (int n : {1, 4, 16}) {
+    double t = predict_run_time(m, p, {{host, n}}, MvaSolver::Exact).time_s;
+    EXPECT_NEAR(t, m.work_flops / (n * 16.8e9), 1e-9 * t) << n;
+  }
+  // beyond the cores the CPU saturates: X = c / D and T = R s(n) = W / (c speed),
+  // so 32 processes take as long as 16
+  double t16 = predict_run_time(m, p, {{host, 16}}, MvaSolver::Exact).time_s;
+  double t32 = predict_run_time(m, p, {{host, 32}}, MvaSolver::Exact).time_s;
+  EXPECT_NEAR(t32, t16, 1e-9 * t16);
+}
+
+TEST(QueueingModel, VisitRatiosFollowEquations8And9)
+{
+  QueueingModel m = truth_model();
+  Platform p = hetero8();
+  // 6 processes on host 0 and 2 on host 6 (n = 8)
+  ClosedNetwork net = build_network(m, p, {{0, 6}, {6, 2}});
+  ASSERT_EQ(net.stations.size(), 4u);
+  double n = 8, s = m.sends(n);
+  double v_cpu0 = 6 / n * 0.8 + 6 / n * 5 / n * 0.2 + 2 / n * 6 / n * 0.2;
+  double v_net0 = 2 * (6 / n) * (2 / n);
+  EXPECT_NEAR(net.stations[0].demand_s, v_cpu0 * m.work_flops / (s * n * 9.6e9), 1e-12);
+  EXPECT_EQ(net.stations[0].servers, 8);
+  // route latency 101 us, 125 MB/s
+  double s_net = (101e-6 + m.message_bytes(n) / 1.25e8) * 1.7;
+  EXPECT_NEAR(net.stations[1].demand_s, v_net0 * s_net, 1e-12);
+}
+
+TEST(QueueingModel, FitRecoversTheConstantsOfSyntheticRuns)
+{
+  QueueingModel truth = truth_model();
+  Platform p = hetero8();
+  std::vector<MeasuredRun> runs;
+  for (HostCounts pl : std::vector<HostCounts>{{{0, 2}}, {{0, 4}}, {{0, 8}}, {{0, 4}, {1, 4}}, {{0, 8}, {1, 8}},
+                                               {{0, 4}, {1, 4}, {6, 8}}})
+    runs.push_back(synthetic_run(truth, p, pl));
+  QueueingModel fit = fit_queueing_model(runs, p);
+  EXPECT_NEAR(fit.v_comm, 0.2, 1e-12);
+  EXPECT_NEAR(fit.work_flops, truth.work_flops, 1e-5 * truth.work_flops) << fit.fit_message;
+  EXPECT_NEAR(fit.net_constant, truth.net_constant, 1e-4 * truth.net_constant);
+  // and it predicts a configuration it never saw
+  HostCounts unseen{{0, 8}, {1, 8}, {4, 12}, {6, 16}};
+  double want = predict_run_time(truth, p, unseen).time_s;
+  EXPECT_NEAR(predict_run_time(fit, p, unseen).time_s, want, 1e-4 * want);
+}
+
+TEST(QueueingModel, TooFewRunsIsAClearError)
+{
+  Platform p = hetero8();
+  std::vector<MeasuredRun> runs{synthetic_run(truth_model(), p, {{0, 4}})};
+  try {
+    fit_queueing_model(runs, p);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("2 constants to fit but 1 run was given"), std::string::npos) << e.what();
+  }
+}
+
+TEST(QueueingModel, RunOnAHostThePlatformLacksIsNamed)
+{
+  Platform p = hetero8();
+  MeasuredRun r = synthetic_run(truth_model(), p, {{0, 4}});
+  r.placement = {{"ghost-1", 4}};
+  r.source = "runs.csv:3";
+  EXPECT_THROW(host_counts(r, p), Error);
+  try {
+    host_counts(r, p);
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("runs.csv:3: placement names host 'ghost-1'"), std::string::npos);
+  }
+}
+
+TEST(Amdahl, FitsSerialAndParallelParts)
+{
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8}) {
+    MeasuredRun r;
+    r.procs = n;
+    r.time_s = 2 + 30.0 / n;
+    runs.push_back(r);
+  }
+  AmdahlModel a = fit_amdahl(runs);
+  EXPECT_NEAR(a.serial_s, 2, 1e-9);
+  EXPECT_NEAR(a.parallel_s, 30, 1e-9);
+  EXPECT_NEAR(a.predict(16), 2 + 30.0 / 16, 1e-9);
+}
+
+TEST(QueueingModel, JsonRoundTrip)
+{
+  QueueingModel m = truth_model();
+  AmdahlModel a{1.5, 20};
+  auto [m2, a2] = model_from_json(model_to_json(m, a).dump(), "model.json");
+  Platform p = hetero8();
+  HostCounts pl{{0, 8}, {6, 4}};
+  EXPECT_DOUBLE_EQ(predict_run_time(m, p, pl).time_s, predict_run_time(m2, p, pl).time_s);
+  EXPECT_DOUBLE_EQ(a2.predict(8), a.predict(8));
+  EXPECT_THROW(model_from_json("{\"format\":\"perfcast-model\"}", "bad.json"), Error);
+}
