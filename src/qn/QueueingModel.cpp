@@ -75,9 +75,13 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     double v_net = share * rest + rest * share;                                                              // eq. 9
     double s_cpu = model.work_flops / (s * n * h.speed_flops);                                              // eq. 3, 6
     Nic nic = nic_of(platform, host);
-    double s_net = (nic.startup_s + m * nic.per_byte_s) * model.net_constant; // eq. 4, 5, 7
+    double s_net = m * nic.per_byte_s * model.net_constant; // eq. 4, 5, 7 (T_s = 0 in the queue)
     net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores});
     net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1});
+    // the start-up time the paper sets to 0: paid by every remote message but
+    // pipelined, so a delay rather than a share of the NIC
+    if (nic.startup_s > 0 && v_net > 0)
+      net.stations.push_back({h.name + ".latency", StationKind::Delay, v_net * nic.startup_s, 1});
   }
   return net;
 }

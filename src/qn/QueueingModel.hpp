@@ -7,14 +7,15 @@
 // one process cycle (compute phi instructions, then one message). Each node i
 // has a CPU station with c_i cores (rate min(k, c_i)) and a network station.
 //   s_cpu,i = W / (s(n) n speed_i)                              (eq. 3, 6)
-//   s_net,i = (T_s,i + m(n) T_w,i) Net_Constant                 (eq. 4, 5, 7)
+//   s_net,i = m(n) T_w,i Net_Constant                           (eq. 4, 5, 7)
 //   V_cpu,i = n_i/n V_comp + n_i/n (n_i-1)/n V_comm + (n-n_i)/n n_i/n V_comm   (eq. 8)
 //   V_net,i = n_i/n (n-n_i)/n + (n-n_i)/n n_i/n                 (eq. 9)
 //   T = R s(n), R from mean value analysis                      (eq. 10)
 // W (the paper's CPU_Constant times the reference speed, in flops) and
-// Net_Constant are fitted to measured runs. perfcast adds the route latency
-// as the start-up time T_s the paper sets to 0, and chooses s(n) and m(n) among
-// several curve forms by cross-validation.
+// Net_Constant are fitted to measured runs. perfcast adds the route latency,
+// the start-up time T_s the paper sets to 0, as a delay station per node
+// (demand V_net,i T_s,i), and chooses s(n) and m(n) among several curve forms
+// by cross-validation.
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"

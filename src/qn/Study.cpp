@@ -1,0 +1,225 @@
+#include "qn/Study.hpp"
+
+#include "core/Error.hpp"
+#include "core/Units.hpp"
+#include "platform/Placement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+std::vector<int> parse_proc_counts(const std::string& text)
+{
+  auto bad = [&] {
+    return Error(fmt::format("--procs '{}': expected A..B, A..B:x2, A..B:+STEP or a list A,B,C of positive counts",
+                             text));
+  };
+  std::vector<int> out;
+  auto as_int = [&](const std::string& s) {
+    auto v = parse_number(s);
+    if (!v || *v < 1 || *v > 1e7 || *v != std::floor(*v))
+      throw bad();
+    return static_cast<int>(*v);
+  };
+  auto dots = text.find("..");
+  if (dots == std::string::npos) {
+    std::size_t pos = 0;
+    while (pos <= text.size()) {
+      auto comma = text.find(',', pos);
+      out.push_back(as_int(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      if (comma == std::string::npos)
+        break;
+      pos = comma + 1;
+    }
+    return out;
+  }
+  int a = as_int(text.substr(0, dots));
+  std::string rest = text.substr(dots + 2);
+  auto colon = rest.find(':');
+  int b = as_int(rest.substr(0, colon));
+  if (b < a)
+    throw bad();
+  if (colon == std::string::npos) {
+    for (int n = a; n <= b; ++n)
+      out.push_back(n);
+    return out;
+  }
+  std::string step = rest.substr(colon + 1);
+  if (step.size() < 2 || (step[0] != 'x' && step[0] != '+'))
+    throw bad();
+  int k = as_int(step.substr(1));
+  if (step[0] == 'x' && k < 2)
+    throw bad();
+  for (long long n = a; n <= b; n = step[0] == 'x' ? n * k : n + k)
+    out.push_back(static_cast<int>(n));
+  return out;
+}
+
+HostCounts place_processes(const Platform& platform, const std::string& policy, int procs)
+{
+  Placement placement;
+  if (policy == "spread")
+    placement = place_by_policy(platform, "round-robin", procs);
+  else if (policy == "pack")
+    placement = place_by_policy(platform, "block", procs);
+  else if (std::filesystem::exists(policy))
+    placement = place_by_hostfile(platform, policy, procs);
+  else
+    throw Error(fmt::format("--placement '{}': expected spread, pack or an existing hostfile", policy));
+  HostCounts counts;
+  for (int h : placement)
+    ++counts[h];
+  return counts;
+}
+
+std::vector<SweepPoint> sweep(const QueueingModel& model, const AmdahlModel& amdahl, const Platform& platform,
+                              const std::string& policy, const std::vector<int>& procs)
+{
+  std::vector<SweepPoint> points;
+  for (int n : procs) {
+    SweepPoint p;
+    p.queueing = predict_run_time(model, platform, place_processes(platform, policy, n));
+    p.amdahl_s = amdahl.predict(n);
+    points.push_back(p);
+  }
+  for (SweepPoint& p : points)
+    p.speedup = points.front().queueing.time_s / p.queueing.time_s;
+  return points;
+}
+
+int turning_point(const std::vector<SweepPoint>& points, double threshold)
+{
+  for (std::size_t i = 0; i + 1 < points.size(); ++i)
+    if (points[i + 1].queueing.time_s > (1 - threshold) * points[i].queueing.time_s)
+      return points[i].queueing.procs;
+  return points.empty() ? 0 : points.back().queueing.procs;
+}
+
+namespace {
+
+// n processes over the given hosts in proportion to their cores (largest remainder)
+HostCounts proportional(const Platform& platform, const std::vector<int>& hosts, int procs)
+{
+  double cores = 0;
+  for (int h : hosts)
+    cores += platform.hosts()[static_cast<std::size_t>(h)].cores;
+  HostCounts counts;
+  std::vector<std::pair<double, int>> remainder;
+  int placed = 0;
+  for (int h : hosts) {
+    double share = procs * platform.hosts()[static_cast<std::size_t>(h)].cores / cores;
+    int whole = static_cast<int>(std::floor(share));
+    if (whole > 0)
+      counts[h] = whole;
+    placed += whole;
+    remainder.emplace_back(-(share - whole), h);
+  }
+  std::sort(remainder.begin(), remainder.end());
+  for (std::size_t i = 0; placed < procs; ++i, ++placed)
+    ++counts[remainder[i % remainder.size()].second];
+  return counts;
+}
+
+} // namespace
+
+GroupChoice best_group(const QueueingModel& model, const Platform& platform, int servers, int procs)
+{
+  int H = static_cast<int>(platform.hosts().size());
+  if (servers < 1 || servers > H)
+    throw Error(fmt::format("--best-group {}: the platform has {} hosts", servers, H));
+  GroupChoice best;
+  best.time_s = std::numeric_limits<double>::infinity();
+  auto consider = [&](const std::vector<int>& group) {
+    HostCounts pl = proportional(platform, group, procs);
+    double t = predict_run_time(model, platform, pl).time_s;
+    if (t < best.time_s) {
+      best.time_s = t;
+      best.placement = pl;
+      best.hosts.clear();
+      for (int h : group)
+        best.hosts.push_back(platform.hosts()[static_cast<std::size_t>(h)].name);
+    }
+  };
+  // exhaustive when the number of groups is small, else greedy growth
+  double groups = 1;
+  for (int i = 0; i < servers; ++i)
+    groups = groups * (H - i) / (i + 1);
+  if (groups <= 5000) {
+    std::vector<int> pick(static_cast<std::size_t>(servers));
+    for (int i = 0; i < servers; ++i)
+      pick[static_cast<std::size_t>(i)] = i;
+    for (;;) {
+      consider(pick);
+      int i = servers - 1;
+      while (i >= 0 && pick[static_cast<std::size_t>(i)] == H - servers + i)
+        --i;
+      if (i < 0)
+        break;
+      ++pick[static_cast<std::size_t>(i)];
+      for (int j = i + 1; j < servers; ++j)
+        pick[static_cast<std::size_t>(j)] = pick[static_cast<std::size_t>(j - 1)] + 1;
+    }
+    return best;
+  }
+  best.exhaustive = false;
+  std::vector<int> group;
+  for (int k = 0; k < servers; ++k) {
+    int chosen = -1;
+    double chosen_t = std::numeric_limits<double>::infinity();
+    for (int h = 0; h < H; ++h) {
+      if (std::find(group.begin(), group.end(), h) != group.end())
+        continue;
+      auto trial = group;
+      trial.push_back(h);
+      double t = predict_run_time(model, platform, proportional(platform, trial, procs)).time_s;
+      if (t < chosen_t) {
+        chosen_t = t;
+        chosen = h;
+      }
+    }
+    group.push_back(chosen);
+  }
+  consider(group);
+  best.exhaustive = false;
+  return best;
+}
+
+Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs)
+{
+  Accuracy a;
+  a.model = name;
+  a.predicted_s = predicted;
+  double ape = 0, se = 0, mean = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    double e = predicted[i] - runs[i].time_s;
+    ape += std::fabs(e) / runs[i].time_s;
+    se += e * e;
+    mean += runs[i].time_s;
+  }
+  double n = static_cast<double>(runs.size());
+  a.accuracy_percent = 100 - 100 * ape / n;
+  a.cv = std::sqrt(se / n) / (mean / n);
+  return a;
+}
+
+std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform)
+{
+  if (runs.size() < 3)
+    throw Error(fmt::format("leave-one-out needs at least 3 runs (2 to fit, 1 to predict), got {}", runs.size()));
+  std::vector<double> qn, amdahl;
+  for (std::size_t out = 0; out < runs.size(); ++out) {
+    std::vector<MeasuredRun> train;
+    for (std::size_t i = 0; i < runs.size(); ++i)
+      if (i != out)
+        train.push_back(runs[i]);
+    QueueingModel m = fit_queueing_model(train, platform);
+    qn.push_back(predict_run_time(m, platform, host_counts(runs[out], platform)).time_s);
+    amdahl.push_back(fit_amdahl(train).predict(runs[out].procs));
+  }
+  return {score("queueing-network", qn, runs), score("amdahl", amdahl, runs)};
+}
+
+} // namespace perfcast

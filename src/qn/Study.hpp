@@ -1,0 +1,56 @@
+#pragma once
+// Questions asked of a fitted queueing model: how the run time scales with the
+// process count, where adding processes stops paying, which servers of a pool
+// to group, and how accurate the model is under leave-one-out.
+#include "qn/QueueingModel.hpp"
+
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+/// Parses "2..64" (every count), "2..64:x2" (doubling), "4..64:+4" (step) or "2,4,8".
+std::vector<int> parse_proc_counts(const std::string& text);
+
+/// Host counts for n processes: "spread" (round-robin over hosts), "pack"
+/// (fill each host's cores in order), or a hostfile path (rank i on line i).
+HostCounts place_processes(const Platform& platform, const std::string& policy, int procs);
+
+struct SweepPoint {
+  Prediction queueing;
+  double amdahl_s = 0;
+  double speedup = 0; ///< time at the first count over time at this one
+};
+
+std::vector<SweepPoint> sweep(const QueueingModel& model, const AmdahlModel& amdahl, const Platform& platform,
+                              const std::string& policy, const std::vector<int>& procs);
+
+/// First count after which the next one shortens the run by less than
+/// `threshold` (0.05 = 5%); the last count when every step pays.
+int turning_point(const std::vector<SweepPoint>& points, double threshold);
+
+struct GroupChoice {
+  std::vector<std::string> hosts;
+  HostCounts placement;
+  double time_s = 0;
+  bool exhaustive = true; ///< every group tried (else greedy)
+};
+
+/// The k servers of the platform that run n processes fastest, processes
+/// spread over them in proportion to their cores.
+GroupChoice best_group(const QueueingModel& model, const Platform& platform, int servers, int procs);
+
+struct Accuracy {
+  std::string model;
+  double accuracy_percent = 0; ///< 100 - MAPE
+  double cv = 0;               ///< coefficient of variation: RMSE over the mean measured time
+  std::vector<double> predicted_s;
+};
+
+/// Leave-one-out over the runs for the queueing model and the Amdahl baseline.
+std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform);
+
+/// Accuracy of given predictions against runs (100 - MAPE and CV).
+Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);
+
+} // namespace perfcast
