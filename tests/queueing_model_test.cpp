@@ -193,3 +193,17 @@ TEST(QueueingModel, JsonRoundTrip)
   EXPECT_DOUBLE_EQ(a2.predict(8), a.predict(8));
   EXPECT_THROW(model_from_json("{\"format\":\"perfcast-model\"}", "bad.json"), Error);
 }
+
+TEST(Curve, PositiveQuantitiesKeepPositiveForms)
+{
+  // message sizes falling like 300000 - 100000 ln n fit a log-linear curve
+  // best, but it turns negative past n = 20: a positive form is kept instead
+  std::vector<double> n{2, 4, 8}, y;
+  for (double x : n)
+    y.push_back(300000 - 100000 * std::log(x));
+  auto free_choice = choose_curve(n, y, all_curve_forms(), CurveForm::Inverse);
+  EXPECT_EQ(free_choice.curve.form, CurveForm::LogLinear);
+  auto positive = choose_curve(n, y, all_curve_forms(), CurveForm::Inverse, true);
+  EXPECT_TRUE(stays_positive(positive.curve));
+  EXPECT_GT(positive.curve(1000), 0);
+}

@@ -2,6 +2,7 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -109,12 +110,30 @@ Curve fit_curve(CurveForm form, const std::vector<double>& n, const std::vector<
   return c;
 }
 
+bool stays_positive(const Curve& c)
+{
+  switch (c.form) {
+  case CurveForm::Constant: return c.a > 0;
+  case CurveForm::LogLinear: return c.a > 0 && c.b >= 0;
+  case CurveForm::Inverse: return c.a > 0 && c.a + c.b > 0;
+  case CurveForm::Linear: return c.a + c.b > 0 && c.b >= 0;
+  case CurveForm::Power: return c.a > 0;
+  }
+  return false;
+}
+
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
-                         const std::vector<CurveForm>& candidates, CurveForm fallback)
+                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive)
 {
   CurveChoice best;
+  auto last_resort = [&] {
+    bool all_positive = std::all_of(y.begin(), y.end(), [](double v) { return v > 0; });
+    return positive && all_positive ? fit_curve(CurveForm::Power, n, y) : fit_curve(CurveForm::Constant, n, y);
+  };
   if (n.size() < 3) {
     best.curve = fit_curve(fallback, n, y);
+    if (positive && !stays_positive(best.curve))
+      best.curve = last_resort();
     return best;
   }
   bool any = false;
@@ -140,6 +159,14 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     }
     if (!ok)
       continue;
+    if (positive) {
+      try {
+        if (!stays_positive(fit_curve(form, n, y)))
+          continue;
+      } catch (const Error&) {
+        continue;
+      }
+    }
     err /= static_cast<double>(n.size());
     if (!any || err < best.loo_error) {
       any = true;
@@ -149,7 +176,7 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     }
   }
   if (!any)
-    best.curve = fit_curve(fallback, n, y);
+    best.curve = positive ? last_resort() : fit_curve(fallback, n, y);
   return best;
 }
 

@@ -37,10 +37,16 @@ struct CurveChoice {
   bool cross_validated = false;
 };
 
+/// Whether a curve stays positive for every n >= 1 (extrapolation is safe
+/// for a quantity that cannot be zero or negative).
+bool stays_positive(const Curve& curve);
+
 /// Fits every candidate form and keeps the one with the smallest leave-one-out
 /// error (ties: the earlier candidate). With fewer than three points there is
-/// nothing to validate on: `fallback` is fitted.
+/// nothing to validate on: `fallback` is fitted. With `positive`, forms whose
+/// fit would turn non-positive at some n >= 1 are not kept (a Power fit is the
+/// last resort).
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
-                         const std::vector<CurveForm>& candidates, CurveForm fallback);
+                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive = false);
 
 } // namespace perfcast

@@ -126,8 +126,9 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     m.push_back(r.message_bytes);
   }
   // s(n) and m(n): the paper's forms unless cross-validation prefers another
-  auto sends = choose_curve(n, s, all_curve_forms(), CurveForm::LogLinear);
-  auto bytes = choose_curve(n, m, all_curve_forms(), CurveForm::Inverse);
+  // both must stay positive wherever the model is asked to extrapolate
+  auto sends = choose_curve(n, s, all_curve_forms(), CurveForm::LogLinear, true);
+  auto bytes = choose_curve(n, m, all_curve_forms(), CurveForm::Inverse, true);
   model.sends = sends.curve;
   model.message_bytes = bytes.curve;
   model.curves_cross_validated = sends.cross_validated && bytes.cross_validated;
