@@ -142,3 +142,62 @@ TEST(Cli, ListNamesModelsAndAlgorithms)
   EXPECT_NE(r.output.find("loggp"), std::string::npos);
   EXPECT_NE(r.output.find("rabenseifner"), std::string::npos);
 }
+
+TEST(Cli, FitPredictCompareOnBundledRuns)
+{
+  test::TempDir dir;
+  std::string runs = examples() + "/runs/stencil2d-4nodes.csv";
+  std::string platform = examples() + "/platforms/table1-4nodes.json";
+  std::string model = dir.path() + "/model.json";
+  auto fit = run_cli("fit qn " + runs + " -p " + platform + " -o " + model);
+  ASSERT_EQ(fit.status, 0) << fit.output;
+  EXPECT_NE(fit.output.find("W (computation)"), std::string::npos) << fit.output;
+  std::string svg = dir.path() + "/curve.svg";
+  auto pr = run_cli("predict " + model + " -p " + platform + " --procs 2..64:x2 --best-group 2 --svg " + svg +
+                    " --measured " + runs + " --json");
+  ASSERT_EQ(pr.status, 0) << pr.output;
+  auto j = nlohmann::json::parse(pr.output);
+  ASSERT_EQ(j["predictions"].size(), 6u);
+  EXPECT_EQ(j["predictions"][0]["procs"], 2);
+  EXPECT_GT(j["predictions"][0]["predicted_s"].get<double>(), 0);
+  EXPECT_TRUE(j.contains("turning_point"));
+  EXPECT_EQ(j["best_group"]["servers"].size(), 2u);
+  EXPECT_TRUE(std::filesystem::exists(svg));
+  auto cmp = run_cli("compare " + runs + " -p " + platform + " --json");
+  ASSERT_EQ(cmp.status, 0) << cmp.output;
+  auto c = nlohmann::json::parse(cmp.output);
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0]["model"], "queueing-network");
+  EXPECT_EQ(c[0]["predicted_s"].size(), 7u);
+  EXPECT_LE(c[0]["accuracy_percent"].get<double>(), 100.0);
+}
+
+TEST(Cli, ModelBadInputIsNamed)
+{
+  test::TempDir dir;
+  std::string platform = examples() + "/platforms/table1-4nodes.json";
+  std::string missing = dir.file("missing.csv", "procs,time_s,mpi_s,sends_per_process,placement\n2,1,0.1,10,e5620-0:2\n");
+  auto r = run_cli("fit qn " + missing + " -p " + platform + " -o " + dir.path() + "/m.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("missing.csv:1: CSV header lacks column 'message_bytes'"), std::string::npos) << r.output;
+
+  std::string ghost = dir.file("ghost.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
+                                            "2,1,0.1,10,100,ghost-0:2\n4,0.6,0.1,12,90,e5620-0:4\n");
+  r = run_cli("fit qn " + ghost + " -p " + platform + " -o " + dir.path() + "/m.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("ghost.csv:2: placement names host 'ghost-0', which the platform lacks"), std::string::npos)
+      << r.output;
+
+  std::string one = dir.file("one.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
+                                        "2,1,0.1,10,100,e5620-0:2\n");
+  r = run_cli("fit qn " + one + " -p " + platform + " -o " + dir.path() + "/m.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("2 constants to fit but 1 run was given"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/m.json"));
+
+  std::string badcount = dir.file("bad.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
+                                             "3,1,0.1,10,100,e5620-0:2\n");
+  r = run_cli("fit qn " + badcount + " -p " + platform + " -o " + dir.path() + "/m.json");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("bad.csv:2: placement puts 2 processes but procs is 3"), std::string::npos) << r.output;
+}
