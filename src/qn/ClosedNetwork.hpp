@@ -45,6 +45,8 @@ MvaResult solve_mva(const ClosedNetwork& network, int customers);
 
 /// Results for every population 1..N from one exact pass.
 std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers);
+/// As solve_mva_all; with last_only, only population N is kept.
+std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers, bool last_only);
 
 /// Bard-Schweitzer approximate MVA (Q_i(N-1) ~ (N-1)/N Q_i(N)), iterated to a
 /// relative change below `tolerance`. A c-server station adds the usual

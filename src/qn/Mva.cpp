@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <fmt/format.h>
 
 namespace perfcast {
@@ -30,6 +31,11 @@ void check(const ClosedNetwork& net, int customers)
 
 std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers)
 {
+  return solve_mva_all(net, customers, false);
+}
+
+std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers, bool last_only)
+{
   check(net, customers);
   std::size_t K = net.stations.size();
   std::vector<double> queue(K, 0.0); // Q_i(n-1)
@@ -39,8 +45,11 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers)
     if (net.stations[i].kind == StationKind::MultiServer)
       p[i] = {1.0};
   std::vector<MvaResult> results;
-  results.reserve(static_cast<std::size_t>(customers));
-  std::vector<double> residence(K);
+  results.reserve(last_only ? 1 : static_cast<std::size_t>(customers));
+  std::vector<double> residence(K), next;
+  for (std::size_t i = 0; i < K; ++i)
+    if (net.stations[i].kind == StationKind::MultiServer)
+      p[i].reserve(static_cast<std::size_t>(customers) + 1);
   for (int n = 1; n <= customers; ++n) {
     double total = 0;
     for (std::size_t i = 0; i < K; ++i) {
@@ -64,21 +73,26 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers)
       total += residence[i];
     }
     double x = n / (net.think_time_s + total);
+    bool keep = !last_only || n == customers;
     MvaResult r;
-    r.customers = n;
-    r.throughput = x;
-    r.response_s = total;
-    r.stations.resize(K);
+    if (keep) {
+      r.customers = n;
+      r.throughput = x;
+      r.response_s = total;
+      r.stations.resize(K);
+    }
     for (std::size_t i = 0; i < K; ++i) {
       const Station& s = net.stations[i];
       queue[i] = x * residence[i];
-      r.stations[i].residence_s = residence[i];
-      r.stations[i].queue_length = queue[i];
-      int servers = s.kind == StationKind::MultiServer ? s.servers : 1;
-      r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / servers;
+      if (keep) {
+        r.stations[i].residence_s = residence[i];
+        r.stations[i].queue_length = queue[i];
+        int servers = s.kind == StationKind::MultiServer ? s.servers : 1;
+        r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / servers;
+      }
       if (s.kind == StationKind::MultiServer) {
         // p(k | n) = (D / min(k, c)) X p(k-1 | n-1), k >= 1; p(0 | n) = 1 - sum
-        std::vector<double> next(static_cast<std::size_t>(n + 1), 0.0);
+        next.assign(static_cast<std::size_t>(n + 1), 0.0);
         double sum = 0;
         for (int k = 1; k <= n; ++k) {
           next[static_cast<std::size_t>(k)] =
@@ -93,79 +107,113 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers)
         } else {
           next[0] = 1 - sum;
         }
-        p[i] = std::move(next);
+        p[i].swap(next);
       }
     }
-    results.push_back(std::move(r));
+    if (keep)
+      results.push_back(std::move(r));
   }
   return results;
 }
 
 MvaResult solve_mva(const ClosedNetwork& network, int customers)
 {
-  return solve_mva_all(network, customers).back();
+  return solve_mva_all(network, customers, true).back();
 }
 
 MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double tolerance)
 {
   check(net, customers);
-  // Bard-Schweitzer fixed point. A c-server station uses the multi-server
-  // correction of approximate MVA (as in Bolch et al., Queueing Networks and
-  // Markov Chains), with X(N-1) estimated as X(N) (N-1)/N:
-  //   W = D/c (1 + Q + sum_{j=0}^{c-2} (c-1-j) pi(j)),
-  // with the marginals pi(j) = pi(0) (D X)^j / j! for j < c and
-  //   pi(0) = (1 - D X / c) / (1 + (1/c) sum_{j=1}^{c-1} (c-j) (D X)^j / j!).
+  // Bard-Schweitzer: W_i = D_i (1 + (N-1)/N Q_i) and Q_i = X W_i. For a given
+  // throughput X each station's queue length is then explicit,
+  //   Q_i(X) = X D_i / (1 - X D_i (N-1)/N),
+  // and a c-server station (demand D/c per server) adds the usual correction
+  // for idle servers (as in Bolch et al., Queueing Networks and Markov Chains):
+  //   W = D/c (1 + (N-1)/N Q + sum_{j=0}^{c-2} (c-1-j) pi(j)),
+  //   pi(j) = pi(0) a^j / j!,  pi(0) = (1 - a/c) / (1 + (1/c) sum_{j=1}^{c-1} (c-j) a^j / j!),
+  // with a = D X (N-1)/N, the busy servers at population N-1. The closure
+  // N = X Z + sum_i Q_i(X) is solved for X by bracketed false position: the
+  // same fixed point the classic iteration approaches, in a few steps.
   std::size_t K = net.stations.size();
-  double N = customers;
-  std::vector<double> queue(K, N / static_cast<double>(K)), residence(K);
-  double x = 0;
-  auto idle_correction = [&](const Station& s, double throughput) {
+  double N = customers, f = (N - 1) / N;
+  auto idle_correction = [&](const Station& s, double a) {
     int c = s.servers;
-    if (c <= 1)
-      return 0.0;
-    double a = s.demand_s * throughput; // busy servers on average
-    double term = 1, weighted = 0;
-    std::vector<double> power(static_cast<std::size_t>(c), 1.0); // (D X)^j / j!
+    double term = 1, weighted = 0, idle = c - 1;
     for (int j = 1; j < c; ++j) {
       term *= a / j;
-      power[static_cast<std::size_t>(j)] = term;
       weighted += (c - j) * term;
+      idle += (c - 1 - j) * term;
     }
     double pi0 = std::max(0.0, (1 - a / c) / (1 + weighted / c));
-    double correction = 0;
-    for (int j = 0; j <= c - 2; ++j)
-      correction += (c - 1 - j) * pi0 * power[static_cast<std::size_t>(j)];
-    return correction;
+    return pi0 * idle;
   };
-  for (int iteration = 0; iteration < 100000; ++iteration) {
-    double total = 0;
-    for (std::size_t i = 0; i < K; ++i) {
-      const Station& s = net.stations[i];
-      double q = (N - 1) / N * queue[i];
-      switch (s.kind) {
-      case StationKind::Queue:
-        residence[i] = s.demand_s * (1 + q);
-        break;
-      case StationKind::Delay:
-        residence[i] = s.demand_s;
-        break;
-      case StationKind::MultiServer:
-        // the marginals are wanted at population N-1: scale X like the queues
-        residence[i] = s.demand_s / s.servers * (1 + q + idle_correction(s, x * (N - 1) / N));
-        break;
-      }
-      total += residence[i];
+  // queue length of station i at throughput x (infinite past its pole)
+  auto queue_at = [&](std::size_t i, double x) {
+    const Station& s = net.stations[i];
+    switch (s.kind) {
+    case StationKind::Delay:
+      return x * s.demand_s;
+    case StationKind::Queue: {
+      double u = x * s.demand_s;
+      return u * f < 1 ? u / (1 - u * f) : std::numeric_limits<double>::infinity();
     }
-    double next_x = N / (net.think_time_s + total);
-    double change = std::fabs(next_x - x) / next_x;
-    x = next_x;
-    for (std::size_t i = 0; i < K; ++i) {
-      double q = x * residence[i];
-      change = std::max(change, std::fabs(q - queue[i]) / std::max(q, 1e-300));
-      queue[i] = q;
+    case StationKind::MultiServer: {
+      double u = x * s.demand_s / s.servers;
+      double extra = s.servers > 1 ? idle_correction(s, x * s.demand_s * f) : 0.0;
+      return u * f < 1 ? u * (1 + extra) / (1 - u * f) : std::numeric_limits<double>::infinity();
     }
-    if (change < tolerance)
+    }
+    return 0.0;
+  };
+  auto excess = [&](double x) {
+    double q = x * net.think_time_s;
+    for (std::size_t i = 0; i < K; ++i)
+      q += queue_at(i, x);
+    return q - N;
+  };
+  // bracket: excess(0) = -N; the upper end is the first pole (or a bound from Z)
+  double hi = std::numeric_limits<double>::infinity();
+  for (const Station& s : net.stations) {
+    if (s.kind == StationKind::Delay || s.demand_s <= 0)
+      continue;
+    double per_server = s.kind == StationKind::MultiServer ? s.demand_s / s.servers : s.demand_s;
+    hi = std::min(hi, f > 0 ? 1 / (per_server * f) : std::numeric_limits<double>::infinity());
+  }
+  if (!std::isfinite(hi)) {
+    double delays = net.think_time_s;
+    for (const Station& s : net.stations)
+      delays += s.demand_s;
+    hi = delays > 0 ? 2 * N / delays : 1e300;
+  }
+  double lo = 0, g_lo = -N, g_hi = excess(hi);
+  for (int k = 0; k < 200 && !(g_hi > 0); ++k) { // only delays, or N = 1: widen
+    hi *= 2;
+    g_hi = excess(hi);
+  }
+  double x = hi;
+  int side = 0;
+  for (int it = 0; it < 300; ++it) {
+    // false position (Illinois) when the upper value is finite, else bisection
+    double mid = std::isfinite(g_hi) ? (lo * g_hi - hi * g_lo) / (g_hi - g_lo) : 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi))
+      mid = 0.5 * (lo + hi);
+    double g = excess(mid);
+    x = mid;
+    if (std::fabs(g) <= tolerance * N || (hi - lo) <= tolerance * hi)
       break;
+    if (g > 0) {
+      hi = mid;
+      g_hi = g;
+      if (side == -1)
+        g_lo *= 0.5;
+      side = -1;
+    } else {
+      lo = mid;
+      g_lo = g;
+      if (side == 1 && std::isfinite(g_hi))
+        g_hi *= 0.5;
+      side = 1;
+    }
   }
   MvaResult r;
   r.customers = customers;
@@ -173,9 +221,10 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
   r.stations.resize(K);
   for (std::size_t i = 0; i < K; ++i) {
     const Station& s = net.stations[i];
-    r.response_s += residence[i];
-    r.stations[i].residence_s = residence[i];
-    r.stations[i].queue_length = queue[i];
+    double q = queue_at(i, x);
+    r.stations[i].queue_length = q;
+    r.stations[i].residence_s = x > 0 ? q / x : s.demand_s;
+    r.response_s += r.stations[i].residence_s;
     int servers = s.kind == StationKind::MultiServer ? s.servers : 1;
     r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / servers;
   }

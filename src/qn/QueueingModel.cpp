@@ -95,7 +95,7 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
     n += count;
   // exact MVA costs n^2 per multi-server station: beyond a budget, approximate
   double exact_cost = static_cast<double>(n) * n * static_cast<double>(placement.size());
-  bool exact = solver == MvaSolver::Exact || (solver == MvaSolver::Automatic && exact_cost <= 2e6);
+  bool exact = solver == MvaSolver::Exact || (solver == MvaSolver::Automatic && exact_cost <= 2e5);
   MvaResult r = exact ? solve_mva(net, n) : solve_mva_approximate(net, n);
   Prediction p;
   p.procs = n;
