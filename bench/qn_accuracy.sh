@@ -2,7 +2,8 @@
 # Accuracy of the queueing-network model against SimGrid ground truth, in the
 # setting of Saad et al.: clusters of 2, 4 and 8 nodes like their Table 1,
 # strong-scaling runs of the example programs at several process counts with
-# processes spread over the nodes (one, then several per node). Each run is
+# processes spread over the nodes (one, then several per node), fitted on four
+# small process counts and asked for larger ones up to the cluster's cores. Each run is
 # recorded with smpirun; its profile (MPI time, sends, message sizes) comes from
 # perfcast's replay of that trace, whose makespan equals smpirun's (see
 # bench/agreement_table.sh). The model and the Amdahl baseline are fitted on
@@ -36,13 +37,14 @@ PY
   rm -rf "$work/t"
 }
 
-printf '%-12s %-8s %-22s %-22s %10s %10s\n' program cluster fitted_on predicted queueing_% amdahl_%
+printf '%-12s %-8s %-22s %-22s %11s %9s %9s\n' program cluster fitted_on predicted perfcast_qn% paper_qn% amdahl_% | tee "$out/table.txt"
 for app in stencil2d.c collectives.c; do
   for cluster in 2nodes 4nodes hetero8; do
     case $cluster in
-      2nodes) xml=$root/examples/platforms/table1-2nodes.xml; json=$root/examples/platforms/table1-2nodes.json; train="2 4 8"; test="12 16 24 32" ;;
-      4nodes) xml=$root/examples/platforms/table1-4nodes.xml; json=$root/examples/platforms/table1-4nodes.json; train="2 4 8"; test="16 24 32 48" ;;
-      hetero8) xml=$root/examples/platforms/hetero8.xml; json=$root/examples/platforms/hetero8.json; train="4 8 16"; test="24 32 48 64" ;;
+      # train on four small counts, predict larger ones up to the cluster's cores (16, 32, 88)
+      2nodes) xml=$root/examples/platforms/table1-2nodes.xml; json=$root/examples/platforms/table1-2nodes.json; train="2 4 6 8"; test="10 12 14 16" ;;
+      4nodes) xml=$root/examples/platforms/table1-4nodes.xml; json=$root/examples/platforms/table1-4nodes.json; train="2 4 8 12"; test="16 20 24 32" ;;
+      hetero8) xml=$root/examples/platforms/hetero8.xml; json=$root/examples/platforms/hetero8.json; train="4 8 12 16"; test="24 32 48 64 88" ;;
     esac
     dir=$out/${app%.c}-$cluster
     mkdir -p "$dir"
@@ -52,12 +54,16 @@ for app in stencil2d.c collectives.c; do
     trainfiles=$(for n in $train; do echo "$dir/run-$n.json"; done)
     testfiles=$(for n in $test; do echo "$dir/run-$n.json"; done)
     "$perfcast" fit qn $trainfiles -p "$json" -o "$dir/model.json" > /dev/null
-    python3 - "$dir/model.json" "$json" "$perfcast" $testfiles <<'PY' | sed "s|^|$(printf '%-12s %-8s %-22s' "${app%.c}" "$cluster" "$(echo $train | tr ' ' ,)")|"
+    "$perfcast" fit qn $trainfiles -p "$json" -o "$dir/model-paper.json" --paper > /dev/null
+    python3 - "$dir/model.json" "$dir/model-paper.json" "$json" "$perfcast" $testfiles <<'PY' | sed "s|^|$(printf '%-12s %-8s %-22s' "${app%.c}" "$cluster" "$(echo $train | tr ' ' ,)")|"
 import json, subprocess, sys
-model, platform, perfcast = sys.argv[1], sys.argv[2], sys.argv[3]
+model, paper, platform, perfcast = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 amdahl = json.load(open(model))["amdahl"]
-qn_err, am_err, procs = [], [], []
-for f in sys.argv[4:]:
+qn_err, paper_err, am_err, procs = [], [], [], []
+def predict(m, n, hostfile):
+    out = subprocess.check_output([perfcast, "predict", m, "-p", platform, "--procs", str(n), "--placement", hostfile, "--json"])
+    return json.loads(out)["predictions"][0]["predicted_s"]
+for f in sys.argv[5:]:
     run = json.load(open(f))
     n = len(run["ranks"])
     hosts = {}
@@ -65,14 +71,17 @@ for f in sys.argv[4:]:
         hosts[r["host"]] = hosts.get(r["host"], 0) + 1
     hostfile = f + ".hosts"
     open(hostfile, "w").write("".join(r["host"] + "\n" for r in run["ranks"]))
-    pred = json.loads(subprocess.check_output([perfcast, "predict", model, "-p", platform, "--procs", str(n),
-                                               "--placement", hostfile, "--json"]))["predictions"][0]["predicted_s"]
     t = run["makespan_s"]
-    qn_err.append(abs(pred - t) / t)
+    qn_err.append(abs(predict(model, n, hostfile) - t) / t)
+    paper_err.append(abs(predict(paper, n, hostfile) - t) / t)
     am_err.append(abs(amdahl["serial_s"] + amdahl["parallel_s"] / n - t) / t)
     procs.append(str(n))
-print(f" {','.join(procs):<22} {100 - 100 * sum(qn_err) / len(qn_err):>10.1f} {100 - 100 * sum(am_err) / len(am_err):>10.1f}")
+acc = lambda e: 100 - 100 * sum(e) / len(e)
+print(f" {','.join(procs):<22} {acc(qn_err):>11.1f} {acc(paper_err):>9.1f} {acc(am_err):>9.1f}")
 PY
   done
-done
+done | tee -a "$out/table.txt"
+awk 'NR > 1 { q += $(NF-2); p += $(NF-1); a += $NF; n++ }
+     END { printf "%-12s %-8s %-22s %-22s %11.1f %9.1f %9.1f\n", "average", "", "", "", q / n, p / n, a / n }' "$out/table.txt"
 echo "(accuracy = 100 - MAPE over the predicted runs; run files in $out)"
+exit 0

@@ -110,17 +110,25 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
   Platform p = hetero8();
   // 6 processes on host 0 and 2 on host 6 (n = 8)
   ClosedNetwork net = build_network(m, p, {{0, 6}, {6, 2}});
-  ASSERT_EQ(net.stations.size(), 6u); // cpu, net and latency per node
+  ASSERT_EQ(net.stations.size(), 8u); // cpu, net out, net in and latency per node
   double n = 8, s = m.sends(n);
   double v_cpu0 = 6 / n * 0.8 + 6 / n * 5 / n * 0.2 + 2 / n * 6 / n * 0.2;
   double v_net0 = 2 * (6 / n) * (2 / n);
   EXPECT_NEAR(net.stations[0].demand_s, v_cpu0 * m.work_flops / (s * n * 9.6e9), 1e-12);
   EXPECT_EQ(net.stations[0].servers, 8);
-  // 125 MB/s; the route's 101 us of latency is a delay station
+  // 125 MB/s, each direction of the duplex NIC gets one term of eq. 9; the
+  // route's 101 us of latency is a delay station
   double s_net = m.message_bytes(n) / 1.25e8 * 1.7;
-  EXPECT_NEAR(net.stations[1].demand_s, v_net0 * s_net, 1e-12);
-  EXPECT_EQ(net.stations[2].kind, StationKind::Delay);
-  EXPECT_NEAR(net.stations[2].demand_s, v_net0 * 101e-6, 1e-15);
+  EXPECT_NEAR(net.stations[1].demand_s, v_net0 / 2 * s_net, 1e-12);
+  EXPECT_NEAR(net.stations[2].demand_s, v_net0 / 2 * s_net, 1e-12);
+  EXPECT_EQ(net.stations[3].kind, StationKind::Delay);
+  EXPECT_NEAR(net.stations[3].demand_s, v_net0 * 101e-6, 1e-15);
+  // the paper's form: one queue with both terms, no latency
+  m.duplex_nic = false;
+  m.latency_delay = false;
+  ClosedNetwork paper = build_network(m, p, {{0, 6}, {6, 2}});
+  ASSERT_EQ(paper.stations.size(), 4u);
+  EXPECT_NEAR(paper.stations[1].demand_s, v_net0 * s_net, 1e-12);
 }
 
 TEST(QueueingModel, FitRecoversTheConstantsOfSyntheticRuns)

@@ -77,10 +77,17 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     Nic nic = nic_of(platform, host);
     double s_net = m * nic.per_byte_s * model.net_constant; // eq. 4, 5, 7 (T_s = 0 in the queue)
     net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores});
-    net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1});
+    if (model.duplex_nic) {
+      // messages leaving and entering node i queue apart, each direction
+      // visited n_i/n (n-n_i)/n times (the two terms of eq. 9)
+      net.stations.push_back({h.name + ".net-out", StationKind::Queue, v_net / 2 * s_net, 1});
+      net.stations.push_back({h.name + ".net-in", StationKind::Queue, v_net / 2 * s_net, 1});
+    } else {
+      net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1});
+    }
     // the start-up time the paper sets to 0: paid by every remote message but
     // pipelined, so a delay rather than a share of the NIC
-    if (nic.startup_s > 0 && v_net > 0)
+    if (model.latency_delay && nic.startup_s > 0 && v_net > 0)
       net.stations.push_back({h.name + ".latency", StationKind::Delay, v_net * nic.startup_s, 1});
   }
   return net;
@@ -111,12 +118,15 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
   return p;
 }
 
-QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform)
+QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                 ModelVariant variant)
 {
   if (runs.size() < 2)
     throw Error(fmt::format("the queueing model has 2 constants to fit but {} run{} given (need at least 2)",
                             runs.size(), runs.size() == 1 ? " was" : "s were"));
   QueueingModel model;
+  model.duplex_nic = variant.duplex_nic;
+  model.latency_delay = variant.latency_delay;
   std::vector<double> n, s, m;
   std::vector<HostCounts> placements;
   for (const MeasuredRun& r : runs) {
@@ -223,6 +233,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
           {"v_comm", m.v_comm},
           {"work_flops", m.work_flops},
           {"net_constant", m.net_constant},
+          {"duplex_nic", m.duplex_nic},
+          {"latency_delay", m.latency_delay},
           {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
                    {"curves_cross_validated", m.curves_cross_validated}}},
           {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
@@ -241,6 +253,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.v_comm = j.at("v_comm").get<double>();
     m.work_flops = j.at("work_flops").get<double>();
     m.net_constant = j.at("net_constant").get<double>();
+    m.duplex_nic = j.value("duplex_nic", true);
+    m.latency_delay = j.value("latency_delay", true);
     AmdahlModel a;
     a.serial_s = j.at("amdahl").at("serial_s").get<double>();
     a.parallel_s = j.at("amdahl").at("parallel_s").get<double>();

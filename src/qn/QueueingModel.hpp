@@ -12,10 +12,12 @@
 //   V_net,i = n_i/n (n-n_i)/n + (n-n_i)/n n_i/n                 (eq. 9)
 //   T = R s(n), R from mean value analysis                      (eq. 10)
 // W (the paper's CPU_Constant times the reference speed, in flops) and
-// Net_Constant are fitted to measured runs. perfcast adds the route latency,
-// the start-up time T_s the paper sets to 0, as a delay station per node
-// (demand V_net,i T_s,i), and chooses s(n) and m(n) among several curve forms
-// by cross-validation.
+// Net_Constant are fitted to measured runs. perfcast's refinements (each can
+// be switched off, see ModelVariant): the route latency, the start-up time T_s
+// the paper sets to 0, is a delay station per node (demand V_net,i T_s,i); the
+// NIC is full duplex, two queues each visited n_i/n (n-n_i)/n times (the two
+// terms of eq. 9), as Ethernet and SimGrid's split-duplex links are; s(n) and
+// m(n) are chosen among several curve forms by cross-validation.
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
@@ -35,6 +37,9 @@ struct QueueingModel {
   double v_comm = 0;   ///< share of a cycle spent in communication overhead
   double work_flops = 0;   ///< W
   double net_constant = 1; ///< Net_Constant
+  /// perfcast's refinements, on by default; both off is the paper's model
+  bool duplex_nic = true;     ///< separate send and receive queues per node (else one queue, as the paper)
+  bool latency_delay = true;  ///< route latency as a delay station (else T_s = 0, as the paper)
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -67,9 +72,18 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
 /// The queueing network the model builds for a placement (for explanation and tests).
 ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
 
+/// Which form of the model to fit.
+struct ModelVariant {
+  bool duplex_nic = true;
+  bool latency_delay = true;
+  /// Saad et al. exactly: one network queue per node, no start-up time.
+  static ModelVariant paper() { return {false, false}; }
+};
+
 /// Fits a model to runs measured on `platform`. Throws Error when there are
 /// fewer runs than the two constants, or when the fit cannot converge.
-QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform);
+QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                 ModelVariant variant = ModelVariant{});
 
 /// Amdahl's law as Shi et al. apply it: T(n) = serial + parallel / n, fitted
 /// by least squares to the same runs, blind to placement and heterogeneity.

@@ -120,6 +120,7 @@ struct ModelArgs {
   double threshold = 0.05;
   int best_group = 0;
   bool json = false;
+  bool paper = false;
 };
 
 std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files)
@@ -136,7 +137,7 @@ int run_fit(const ModelArgs& a)
 {
   Platform platform = load_platform(a.platform);
   auto runs = load_all_runs(a.runs);
-  QueueingModel model = fit_queueing_model(runs, platform);
+  QueueingModel model = fit_queueing_model(runs, platform, a.paper ? ModelVariant::paper() : ModelVariant{});
   AmdahlModel amdahl = fit_amdahl(runs);
   nlohmann::json j = model_to_json(model, amdahl);
   write_file_atomically(a.output, j.dump(2) + "\n");
@@ -149,6 +150,9 @@ int run_fit(const ModelArgs& a)
   std::cout << fmt::format("  W (computation)       {:.6g} flop\n", model.work_flops);
   std::cout << fmt::format("  Net_Constant          {:.6g}\n", model.net_constant);
   std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
+  std::cout << fmt::format("  network               {} queue{} per node{}\n", model.duplex_nic ? 2 : 1,
+                           model.duplex_nic ? "s (full duplex)" : " (as the paper)",
+                           model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)");
   std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
   std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
                            curve_form_name(model.message_bytes.form));
@@ -312,6 +316,9 @@ int main(int argc, char** argv)
   fit_qn->add_option("--platform,-p", margs.platform, "platform the runs were measured on")->required();
   fit_qn->add_option("-o,--output", margs.output, "model file to write")->required();
   fit_qn->add_flag("--json", margs.json, "print the model as JSON");
+  fit_qn->add_flag("--paper", margs.paper,
+                   "the paper's model exactly: one network queue per node, no start-up time (default: duplex NIC "
+                   "and route latency)");
 
   auto* pr = app.add_subcommand("predict", "predict run times with a fitted model");
   pr->add_option("model", margs.model, "model file from perfcast fit")->required();
