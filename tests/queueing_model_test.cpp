@@ -5,6 +5,7 @@
 #include "fit/LeastSquares.hpp"
 #include "platform/Platform.hpp"
 #include "qn/QueueingModel.hpp"
+#include "qn/Study.hpp"
 #include "TestUtil.hpp"
 
 #include <cmath>
@@ -214,4 +215,56 @@ TEST(Curve, PositiveQuantitiesKeepPositiveForms)
   auto positive = choose_curve(n, y, all_curve_forms(), CurveForm::Inverse, true);
   EXPECT_TRUE(stays_positive(positive.curve));
   EXPECT_GT(positive.curve(1000), 0);
+}
+
+TEST(Study, ProcessCountSyntax)
+{
+  EXPECT_EQ(parse_proc_counts("2..5"), (std::vector<int>{2, 3, 4, 5}));
+  EXPECT_EQ(parse_proc_counts("2..64:x2"), (std::vector<int>{2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(parse_proc_counts("4..16:+4"), (std::vector<int>{4, 8, 12, 16}));
+  EXPECT_EQ(parse_proc_counts("3,5,9"), (std::vector<int>{3, 5, 9}));
+  EXPECT_THROW(parse_proc_counts("8..2"), Error);
+  EXPECT_THROW(parse_proc_counts("2..8:x1"), Error);
+  EXPECT_THROW(parse_proc_counts("a,b"), Error);
+}
+
+TEST(Study, TurningPointIsWhereTheGainFallsBelowTheThreshold)
+{
+  std::vector<SweepPoint> pts(4);
+  const double times[] = {10, 6, 5.8, 5.7};
+  for (int i = 0; i < 4; ++i) {
+    pts[static_cast<std::size_t>(i)].queueing.procs = 1 << i;
+    pts[static_cast<std::size_t>(i)].queueing.time_s = times[i];
+  }
+  // 10 -> 6 gains 40%, 6 -> 5.8 gains 3.3% < 5%: the turn is at 2 processes
+  EXPECT_EQ(turning_point(pts, 0.05), 2);
+  EXPECT_EQ(turning_point(pts, 0.01), 8);
+}
+
+TEST(Study, BestGroupPrefersTheFastServers)
+{
+  // a compute-bound model (no communication) on the mixed cluster: the two
+  // E5-2450 servers (16 cores at 16.8 Gf/s) run 32 processes fastest
+  QueueingModel m = truth_model();
+  m.v_comm = 0;
+  m.v_comp = 1;
+  m.message_bytes = {CurveForm::Constant, 1, 0};
+  Platform p = hetero8();
+  GroupChoice g = best_group(m, p, 2, 32);
+  EXPECT_TRUE(g.exhaustive);
+  EXPECT_EQ(g.hosts, (std::vector<std::string>{"e52450-0", "e52450-1"}));
+}
+
+TEST(LevenbergMarquardt, ReportsWhenItStopsWithoutConverging)
+{
+  FitOptions o;
+  o.max_iterations = 2;
+  // a slow valley: two iterations are not enough
+  auto fit = levenberg_marquardt(
+      [](const std::vector<double>& p) {
+        return std::vector<double>{10 * (p[1] - p[0] * p[0]), 1 - p[0]};
+      },
+      {0.01, 5.0}, o);
+  EXPECT_FALSE(fit.converged);
+  EXPECT_EQ(fit.message, "iteration limit reached");
 }

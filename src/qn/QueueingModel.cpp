@@ -179,8 +179,15 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     return r;
   };
   FitResult fit = levenberg_marquardt(residuals, {work0, 1.0});
-  if (!std::isfinite(fit.cost))
-    throw Error(fmt::format("the queueing model fit failed: {}", fit.message));
+  if (!std::isfinite(fit.cost) || !fit.converged) {
+    std::string worst;
+    for (std::size_t i = 0; i < runs.size() && i < fit.residuals.size(); ++i)
+      worst += fmt::format("\n  {}: {} processes, error {:+.1f}%", runs[i].source, runs[i].procs,
+                           100 * fit.residuals[i]);
+    throw Error(fmt::format("the queueing model fit did not converge after {} iterations ({}); relative errors at "
+                            "the last step:{}",
+                            fit.iterations, fit.message, worst));
+  }
   model.work_flops = fit.parameters[0];
   model.net_constant = fit.parameters[1];
   model.residuals = fit.residuals;

@@ -119,6 +119,7 @@ struct ModelArgs {
   std::string svg;
   double threshold = 0.05;
   int best_group = 0;
+  int group_procs = 0;
   bool json = false;
   bool paper = false;
 };
@@ -186,8 +187,9 @@ int run_predict(const ModelArgs& a)
   int turn = turning_point(points, a.threshold);
   auto measured = load_all_runs(a.measured);
   std::optional<GroupChoice> group;
+  int group_n = a.group_procs > 0 ? a.group_procs : procs.back();
   if (a.best_group > 0)
-    group = best_group(model, platform, a.best_group, procs.back());
+    group = best_group(model, platform, a.best_group, group_n);
   if (a.json) {
     nlohmann::json j;
     nlohmann::json rows = nlohmann::json::array();
@@ -202,7 +204,7 @@ int run_predict(const ModelArgs& a)
     j["predictions"] = rows;
     j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
     if (group)
-      j["best_group"] = {{"servers", group->hosts}, {"procs", procs.back()}, {"predicted_s", group->time_s},
+      j["best_group"] = {{"servers", group->hosts}, {"procs", group_n}, {"predicted_s", group->time_s},
                          {"exhaustive", group->exhaustive}};
     std::cout << j.dump(2) << "\n";
   } else {
@@ -219,7 +221,7 @@ int run_predict(const ModelArgs& a)
       for (const auto& h : group->hosts)
         names += (names.empty() ? "" : ", ") + h;
       std::cout << fmt::format("best group of {} servers for {} processes: {} ({:.6g} s{})\n", a.best_group,
-                               procs.back(), names, group->time_s, group->exhaustive ? "" : ", greedy search");
+                               group_n, names, group->time_s, group->exhaustive ? "" : ", greedy search");
     }
   }
   if (!a.svg.empty()) {
@@ -326,7 +328,8 @@ int main(int argc, char** argv)
   pr->add_option("--procs", margs.procs, "process counts: 2..64, 2..64:x2, 4..64:+4 or 2,4,8")->capture_default_str();
   pr->add_option("--placement", margs.placement, "spread, pack or a hostfile")->capture_default_str();
   pr->add_option("--threshold", margs.threshold, "turning point: smallest gain worth a step")->capture_default_str();
-  pr->add_option("--best-group", margs.best_group, "also name the best K servers for the largest count");
+  pr->add_option("--best-group", margs.best_group, "also name the best K servers of the platform");
+  pr->add_option("--group-procs", margs.group_procs, "process count for --best-group (default: the largest of --procs)");
   pr->add_option("--measured", margs.measured, "run files to draw as measured points");
   pr->add_option("--svg", margs.svg, "write the curves as SVG");
   pr->add_flag("--json", margs.json, "print JSON objects with procs and predicted_s");
