@@ -268,3 +268,25 @@ TEST(LevenbergMarquardt, ReportsWhenItStopsWithoutConverging)
   EXPECT_FALSE(fit.converged);
   EXPECT_EQ(fit.message, "iteration limit reached");
 }
+
+TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
+{
+  // examples/runs/stencil2d-4nodes.csv: the 2-D stencil recorded with smpirun
+  // on four E5620 nodes. Fit on 2 to 16 processes, predict 24, 32 and 48
+  // (6 to 12 per node). Measured on 2026-11-22: queueing model 95.2%,
+  // Amdahl 75.0% (100 - MAPE).
+  auto runs = load_runs(test::source_dir() + "/examples/runs/stencil2d-4nodes.csv");
+  ASSERT_EQ(runs.size(), 7u);
+  std::vector<MeasuredRun> train(runs.begin(), runs.begin() + 4), test(runs.begin() + 4, runs.end());
+  Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-4nodes.json");
+  QueueingModel m = fit_queueing_model(train, p);
+  AmdahlModel a = fit_amdahl(train);
+  std::vector<double> qn, amdahl;
+  for (const MeasuredRun& r : test) {
+    qn.push_back(predict_run_time(m, p, host_counts(r, p)).time_s);
+    amdahl.push_back(a.predict(r.procs));
+  }
+  Accuracy q = score("queueing-network", qn, test), b = score("amdahl", amdahl, test);
+  EXPECT_GE(q.accuracy_percent, 90.0);
+  EXPECT_GT(q.accuracy_percent, b.accuracy_percent);
+}
