@@ -16,7 +16,10 @@ double factor(const Station& s, int k)
 {
   double f = 1;
   for (int j = 1; j <= k; ++j) {
-    double mu = s.kind == StationKind::Queue ? 1.0 : s.kind == StationKind::Delay ? j : std::min(j, s.servers);
+    double mu = s.kind == StationKind::Queue           ? 1.0
+                : s.kind == StationKind::Delay         ? j
+                : s.kind == StationKind::MultiServer   ? std::min(j, s.servers)
+                : s.rates[static_cast<std::size_t>(std::min<int>(j, static_cast<int>(s.rates.size())) - 1)];
     f *= s.demand_s / mu;
   }
   return f;
@@ -187,4 +190,37 @@ TEST(Mva, BadInputIsRejected)
   net.stations[0].kind = StationKind::MultiServer;
   net.stations[0].servers = 0;
   EXPECT_THROW(solve_mva(net, 2), Error);
+}
+
+TEST(Mva, GeneralLoadDependentStationMatchesConvolution)
+{
+  // a disk whose rate grows with its queue (seek reordering): mu = 1, 1.5, 1.8, 2 ...
+  Station disk{"disk", StationKind::LoadDependent, 0.8, 1, {1.0, 1.5, 1.8, 2.0}};
+  ClosedNetwork net{{{"cpu", StationKind::Queue, 0.3, 1}, disk}, 0.2};
+  for (int N : {1, 2, 4, 9, 30}) {
+    double x = convolution_throughput(net, N);
+    EXPECT_NEAR(solve_mva(net, N).throughput, x, 1e-10 * x) << N;
+  }
+}
+
+TEST(Mva, LoadDependentFormsOfTheOtherKinds)
+{
+  // mu(k) = min(k, 3) is a 3-server station; mu(k) = k (for every k in reach) a delay
+  ClosedNetwork ms{{{"cpu", StationKind::MultiServer, 1.2, 3}, {"net", StationKind::Queue, 0.25, 1}}, 0};
+  ClosedNetwork ld = ms;
+  ld.stations[0] = {"cpu", StationKind::LoadDependent, 1.2, 1, {1, 2, 3}};
+  for (int N : {1, 5, 20})
+    EXPECT_NEAR(solve_mva(ld, N).throughput, solve_mva(ms, N).throughput, 1e-12);
+  ClosedNetwork delay{{{"d", StationKind::Delay, 2.0, 1}, {"q", StationKind::Queue, 0.5, 1}}, 0};
+  ClosedNetwork as_ld = delay;
+  std::vector<double> k(10);
+  for (int i = 0; i < 10; ++i)
+    k[static_cast<std::size_t>(i)] = i + 1;
+  as_ld.stations[0] = {"d", StationKind::LoadDependent, 2.0, 1, k};
+  EXPECT_NEAR(solve_mva(as_ld, 10).throughput, solve_mva(delay, 10).throughput, 1e-12);
+  // and the approximate solver accepts it
+  EXPECT_GT(solve_mva_approximate(ld, 20).throughput, 0);
+  ClosedNetwork bad = ld;
+  bad.stations[0].rates = {1, 0};
+  EXPECT_THROW(solve_mva(bad, 3), Error);
 }

@@ -10,13 +10,18 @@
 
 namespace perfcast {
 
-enum class StationKind { Queue, Delay, MultiServer };
+enum class StationKind { Queue, Delay, MultiServer, LoadDependent };
 
 struct Station {
   std::string name;
   StationKind kind = StationKind::Queue;
   double demand_s = 0; ///< service demand D = visit ratio x service time, seconds per cycle
   int servers = 1;     ///< MultiServer only
+  /// LoadDependent only: rate multiplier mu(k) with k = 1, 2, ... customers
+  /// present; the last value holds for every larger k
+  std::vector<double> rates;
+  /// mu(k) for this station (1 for a queue, k for a delay, min(k, c) for c servers)
+  double rate(int k) const;
 };
 
 struct ClosedNetwork {
@@ -48,6 +53,8 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers
 /// As solve_mva_all; with last_only, only population N is kept.
 std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers, bool last_only);
 
+/// A general load-dependent station is approximated, as a c-server station
+/// is, by a queue of demand D / mu_max and a delay of D (1 - 1 / mu_max).
 /// Bard-Schweitzer approximate MVA (Q_i(N-1) ~ (N-1)/N Q_i(N)), iterated to a
 /// relative change below `tolerance`. A c-server station adds the usual
 /// multi-server correction for idle servers (see Mva.cpp). Cost O(K + sum c)

@@ -8,6 +8,18 @@
 
 namespace perfcast {
 
+double Station::rate(int k) const
+{
+  switch (kind) {
+  case StationKind::Queue: return 1;
+  case StationKind::Delay: return k;
+  case StationKind::MultiServer: return std::min(k, servers);
+  case StationKind::LoadDependent:
+    return rates.empty() ? 1.0 : rates[static_cast<std::size_t>(std::min<int>(k, static_cast<int>(rates.size())) - 1)];
+  }
+  return 1;
+}
+
 namespace {
 
 void check(const ClosedNetwork& net, int customers)
@@ -24,10 +36,28 @@ void check(const ClosedNetwork& net, int customers)
                               s.name, s.demand_s));
     if (s.kind == StationKind::MultiServer && s.servers < 1)
       throw Error(fmt::format("queueing network: station '{}' needs at least one server", s.name));
+    if (s.kind == StationKind::LoadDependent) {
+      if (s.rates.empty())
+        throw Error(fmt::format("queueing network: load-dependent station '{}' has no rates", s.name));
+      for (double r : s.rates)
+        if (!(r > 0) || !std::isfinite(r))
+          throw Error(fmt::format("queueing network: station '{}' has a rate multiplier {} (expected positive)",
+                                  s.name, r));
+    }
   }
 }
 
 } // namespace
+
+// Largest rate multiplier: the station's capacity in servers.
+static double capacity(const Station& s)
+{
+  switch (s.kind) {
+  case StationKind::MultiServer: return s.servers;
+  case StationKind::LoadDependent: return *std::max_element(s.rates.begin(), s.rates.end());
+  default: return 1;
+  }
+}
 
 std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers)
 {
@@ -41,14 +71,17 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers, bo
   std::vector<double> queue(K, 0.0); // Q_i(n-1)
   // p[i][k] = P(k customers at multi-server station i | n-1 in the network)
   std::vector<std::vector<double>> p(K);
+  auto marginal = [&](std::size_t i) {
+    return net.stations[i].kind == StationKind::MultiServer || net.stations[i].kind == StationKind::LoadDependent;
+  };
   for (std::size_t i = 0; i < K; ++i)
-    if (net.stations[i].kind == StationKind::MultiServer)
+    if (marginal(i))
       p[i] = {1.0};
   std::vector<MvaResult> results;
   results.reserve(last_only ? 1 : static_cast<std::size_t>(customers));
   std::vector<double> residence(K), next;
   for (std::size_t i = 0; i < K; ++i)
-    if (net.stations[i].kind == StationKind::MultiServer)
+    if (marginal(i))
       p[i].reserve(static_cast<std::size_t>(customers) + 1);
   for (int n = 1; n <= customers; ++n) {
     double total = 0;
@@ -61,11 +94,12 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers, bo
       case StationKind::Delay:
         residence[i] = s.demand_s;
         break;
-      case StationKind::MultiServer: {
-        // W(n) = sum_{k=1..n} (D / min(k, c)) k p(k-1 | n-1)
+      case StationKind::MultiServer:
+      case StationKind::LoadDependent: {
+        // W(n) = sum_{k=1..n} (D / mu(k)) k p(k-1 | n-1)
         double w = 0;
         for (int k = 1; k <= n; ++k)
-          w += s.demand_s / std::min(k, s.servers) * k * p[i][static_cast<std::size_t>(k - 1)];
+          w += s.demand_s / s.rate(k) * k * p[i][static_cast<std::size_t>(k - 1)];
         residence[i] = w;
         break;
       }
@@ -87,16 +121,14 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers, bo
       if (keep) {
         r.stations[i].residence_s = residence[i];
         r.stations[i].queue_length = queue[i];
-        int servers = s.kind == StationKind::MultiServer ? s.servers : 1;
-        r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / servers;
+        r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / capacity(s);
       }
-      if (s.kind == StationKind::MultiServer) {
-        // p(k | n) = (D / min(k, c)) X p(k-1 | n-1), k >= 1; p(0 | n) = 1 - sum
+      if (marginal(i)) {
+        // p(k | n) = (D / mu(k)) X p(k-1 | n-1), k >= 1; p(0 | n) = 1 - sum
         next.assign(static_cast<std::size_t>(n + 1), 0.0);
         double sum = 0;
         for (int k = 1; k <= n; ++k) {
-          next[static_cast<std::size_t>(k)] =
-              s.demand_s / std::min(k, s.servers) * x * p[i][static_cast<std::size_t>(k - 1)];
+          next[static_cast<std::size_t>(k)] = s.demand_s / s.rate(k) * x * p[i][static_cast<std::size_t>(k - 1)];
           sum += next[static_cast<std::size_t>(k)];
         }
         if (sum > 1) {
@@ -162,6 +194,11 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
       double extra = s.servers > 1 ? idle_correction(s, x * s.demand_s * f) : 0.0;
       return u * f < 1 ? u * (1 + extra) / (1 - u * f) : std::numeric_limits<double>::infinity();
     }
+    case StationKind::LoadDependent: {
+      double m = capacity(s), u = x * s.demand_s / m;
+      double queued = u * f < 1 ? u / (1 - u * f) : std::numeric_limits<double>::infinity();
+      return queued + x * s.demand_s * (1 - 1 / m);
+    }
     }
     return 0.0;
   };
@@ -176,7 +213,7 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
   for (const Station& s : net.stations) {
     if (s.kind == StationKind::Delay || s.demand_s <= 0)
       continue;
-    double per_server = s.kind == StationKind::MultiServer ? s.demand_s / s.servers : s.demand_s;
+    double per_server = s.demand_s / capacity(s);
     hi = std::min(hi, f > 0 ? 1 / (per_server * f) : std::numeric_limits<double>::infinity());
   }
   if (!std::isfinite(hi)) {
@@ -225,8 +262,7 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
     r.stations[i].queue_length = q;
     r.stations[i].residence_s = x > 0 ? q / x : s.demand_s;
     r.response_s += r.stations[i].residence_s;
-    int servers = s.kind == StationKind::MultiServer ? s.servers : 1;
-    r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / servers;
+    r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / capacity(s);
   }
   return r;
 }
