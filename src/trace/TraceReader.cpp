@@ -471,6 +471,10 @@ bool parse_trace_line(std::string_view line, int world_size, int& default_dataty
   out.rank = static_cast<std::int32_t>(rank);
   out.comm = 0;
   out.color = out.key = 0;
+  // perfcast extension: "src=K" after a receive from any source is the source
+  // it matched when traced (informational: the replay matches anew)
+  if (tokens.size() > 2 && tokens.back().substr(0, 4) == "src=")
+    tokens.pop_back();
   // perfcast extension: a last token "comm=N" names the communicator
   if (tokens.size() > 2 && tokens.back().substr(0, 5) == "comm=") {
     long long c = -1;
@@ -480,6 +484,8 @@ bool parse_trace_line(std::string_view line, int world_size, int& default_dataty
     }
     out.comm = static_cast<std::int32_t>(c);
     tokens.pop_back();
+    if (tokens.size() > 2 && tokens.back().substr(0, 4) == "src=")
+      tokens.pop_back();
   }
   out.partner = out.partner2 = out.tag = 0;
   out.value = 0;

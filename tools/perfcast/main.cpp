@@ -13,6 +13,7 @@
 #include "sim/Collectives.hpp"
 #include "sim/Replay.hpp"
 #include "trace/TraceReader.hpp"
+#include "trace/Tracing.hpp"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
@@ -266,6 +267,31 @@ int run_compare(const ModelArgs& a)
   return 0;
 }
 
+int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command)
+{
+  int status = run_traced(dir, force, command);
+  RunProfile profile = read_run_profile(dir);
+  std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
+                           profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
+  if (!profile.complete)
+    for (const RankProfile& r : profile.ranks)
+      if (!r.complete)
+        std::cerr << fmt::format("perfcast trace: rank {} stopped early: {}\n", r.rank, r.ended_by);
+  if (status != 0)
+    return status;
+  return profile.complete ? 0 : 3;
+}
+
+int run_profile(const std::string& dir, bool json)
+{
+  RunProfile profile = read_run_profile(dir);
+  if (json)
+    std::cout << run_profile_to_json(profile).dump(2) << "\n";
+  else
+    std::cout << format_run_profile(profile);
+  return 0;
+}
+
 int run_list()
 {
   std::cout << "network models (--net):\n";
@@ -309,6 +335,20 @@ int main(int argc, char** argv)
 
   auto* ls = app.add_subcommand("list", "list network models, collective algorithms and placement policies");
 
+  std::string trace_dir;
+  bool trace_force = false;
+  std::vector<std::string> trace_command;
+  auto* tr = app.add_subcommand("trace", "run an MPI program with the tracer preloaded: perfcast trace -o DIR -- "
+                                         "mpirun -np 4 ./app");
+  tr->add_option("-o,--output", trace_dir, "trace directory (refused if it exists and is not empty)")->required();
+  tr->add_flag("--force", trace_force, "overwrite an existing trace directory");
+  tr->add_option("command", trace_command, "the command after --")->required();
+  bool profile_json = false;
+  std::string profile_dir;
+  auto* pf = app.add_subcommand("profile", "report the run profile of a traced run");
+  pf->add_option("dir", profile_dir, "trace directory written by perfcast trace")->required();
+  pf->add_flag("--json", profile_json, "print JSON (the perfcast-runs format, with per-rank details)");
+
   ModelArgs margs;
   auto* fit = app.add_subcommand("fit", "fit a performance model to measured runs");
   fit->require_subcommand(1);
@@ -351,6 +391,10 @@ int main(int argc, char** argv)
       return run_list();
     if (*fit_qn)
       return run_fit(margs);
+    if (*tr)
+      return run_trace(trace_dir, trace_force, trace_command);
+    if (*pf)
+      return run_profile(profile_dir, profile_json);
     if (*pr)
       return run_predict(margs);
     if (*cmp)

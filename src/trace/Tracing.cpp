@@ -1,0 +1,309 @@
+#include "trace/Tracing.hpp"
+
+#include "core/AtomicFile.hpp"
+#include "core/Error.hpp"
+
+#include <algorithm>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <spawn.h>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace perfcast {
+
+namespace fs = std::filesystem;
+
+std::string find_tracer_library()
+{
+  if (const char* env = std::getenv("PERFCAST_TRACER_LIB"); env && *env) {
+    if (!fs::exists(env))
+      throw Error(fmt::format("PERFCAST_TRACER_LIB={}: no such file", env));
+    return fs::absolute(env).string();
+  }
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path beside = self.parent_path() / "libperfcast_tracer.so";
+    if (fs::exists(beside))
+      return beside.string();
+  }
+  throw Error("the tracer library libperfcast_tracer.so was not found beside perfcast (build it with an MPI "
+              "implementation installed, or set PERFCAST_TRACER_LIB)");
+}
+
+namespace {
+
+pid_t child_pid = -1;
+bool child_shares_terminal = false;
+
+void forward_signal(int sig, siginfo_t* info, void*)
+{
+  // on a terminal the command shares our process group and already got a
+  // Ctrl-C from the kernel: pass on only signals another process sent us
+  if (child_shares_terminal && info && info->si_code > 0)
+    return;
+  if (child_pid > 0)
+    ::kill(child_pid, sig);
+}
+
+std::string last_line(const std::string& path)
+{
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return "";
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  std::streamoff start = std::max<std::streamoff>(0, size - 4096);
+  in.seekg(start);
+  std::string tail((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r'))
+    tail.pop_back();
+  auto nl = tail.rfind('\n');
+  return nl == std::string::npos ? tail : tail.substr(nl + 1);
+}
+
+} // namespace
+
+int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command)
+{
+  if (command.empty())
+    throw Error("perfcast trace: no command to run (expected: perfcast trace -o DIR -- mpirun -np 4 ./app)");
+  std::string library = find_tracer_library();
+  fs::path out = fs::absolute(dir);
+  if (fs::exists(out) && !fs::is_directory(out))
+    throw Error(fmt::format("{}: exists and is not a directory", dir));
+  if (fs::exists(out) && !fs::is_empty(out)) {
+    if (!force)
+      throw Error(fmt::format("{}: the trace directory exists and is not empty (use --force to overwrite it)", dir));
+    for (const auto& entry : fs::directory_iterator(out)) {
+      std::string name = entry.path().filename().string();
+      if (name.rfind("rank-", 0) == 0 || name == "trace.txt" || name == "profile.json")
+        fs::remove(entry.path());
+    }
+  }
+  fs::create_directories(out);
+  // the environment of the command: the tracer preloaded, the directory named
+  std::vector<std::string> env;
+  std::string preload = library;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    if (kv.rfind("LD_PRELOAD=", 0) == 0)
+      preload += ":" + kv.substr(11);
+    else if (kv.rfind("PERFCAST_TRACE_DIR=", 0) != 0)
+      env.push_back(kv);
+  }
+  env.push_back("LD_PRELOAD=" + preload);
+  env.push_back("PERFCAST_TRACE_DIR=" + out.string());
+  // Open MPI's mpirun follows a SIGTERM to its ranks with a SIGKILL after this
+  // many seconds (0 by default): leave the tracer time to write what it holds
+  if (!std::getenv("OMPI_MCA_odls_base_sigkill_timeout"))
+    env.push_back("OMPI_MCA_odls_base_sigkill_timeout=2");
+  std::vector<char*> envp, argv;
+  for (auto& s : env)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = command;
+  for (auto& s : args)
+    argv.push_back(s.data());
+  argv.push_back(nullptr);
+  // Off a terminal the command gets its own process group: a signal to ours
+  // (timeout, a batch system) then reaches it once, through forward_signal.
+  // Open MPI's mpirun treats a second SIGINT or SIGTERM as "kill now" and
+  // would not let the ranks flush. On a terminal it stays in the foreground
+  // group (it may read standard input) and Ctrl-C reaches it directly.
+  child_shares_terminal = ::isatty(STDIN_FILENO);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (!child_shares_terminal) {
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  }
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, &attr, argv.data(), envp.data());
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0)
+    throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
+  child_pid = pid;
+  struct sigaction sa {}, old_int{}, old_term{};
+  sa.sa_sigaction = forward_signal;
+  sa.sa_flags = SA_SIGINFO;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  child_pid = -1;
+  int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  RunProfile profile = read_run_profile(out.string());
+  write_trace_index_and_profile(profile);
+  return exit_code;
+}
+
+RunProfile read_run_profile(const std::string& dir)
+{
+  RunProfile p;
+  p.dir = dir;
+  if (!fs::is_directory(dir))
+    fail_in(dir, "not a trace directory");
+  int ranks = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    int r = -1;
+    if (std::sscanf(name.c_str(), "rank-%d.txt", &r) == 1 && name == fmt::format("rank-{}.txt", r))
+      ranks = std::max(ranks, r + 1);
+  }
+  if (ranks == 0)
+    fail_in(dir, "no rank trace (rank-0.txt, ...): was the program an MPI program, run through mpirun?");
+  p.complete = true;
+  for (int r = 0; r < ranks; ++r) {
+    RankProfile rp;
+    rp.rank = r;
+    std::string trace = fmt::format("{}/rank-{}.txt", dir, r);
+    if (!fs::exists(trace)) {
+      rp.ended_by = "no trace file";
+    } else {
+      std::string last = last_line(trace);
+      rp.complete = last == "# perfcast: complete";
+      if (!rp.complete) {
+        const std::string mark = "# perfcast: incomplete (";
+        rp.ended_by = last.rfind(mark, 0) == 0 ? last.substr(mark.size(), last.size() - mark.size() - 1)
+                                               : "killed without a chance to write (SIGKILL?)";
+      }
+    }
+    std::string prof = fmt::format("{}/rank-{}.profile.json", dir, r);
+    if (fs::exists(prof)) {
+      try {
+        std::ifstream in(prof);
+        auto j = nlohmann::json::parse(in);
+        rp.has_profile = true;
+        rp.host = j.at("host").get<std::string>();
+        rp.wall_s = j.at("wall_s").get<double>();
+        rp.compute_s = j.at("compute_s").get<double>();
+        rp.mpi_s = j.at("mpi_s").get<double>();
+        rp.messages_sent = j.at("messages_sent").get<unsigned long long>();
+        rp.bytes_sent = j.at("bytes_sent").get<unsigned long long>();
+        rp.messages_received = j.at("messages_received").get<unsigned long long>();
+        rp.bytes_received = j.at("bytes_received").get<unsigned long long>();
+        rp.collectives = j.at("collectives").get<unsigned long long>();
+        rp.compute_unit = j.at("compute_unit").get<std::string>();
+        for (const auto& [name, c] : j.at("calls").items())
+          rp.calls[name] = {c.at("calls").get<unsigned long long>(), c.at("seconds").get<double>()};
+      } catch (const nlohmann::json::exception& e) {
+        fail_in(prof, fmt::format("unreadable rank profile: {}", e.what()));
+      }
+    }
+    p.complete = p.complete && rp.complete;
+    p.wall_s = std::max(p.wall_s, rp.wall_s);
+    p.ranks.push_back(std::move(rp));
+  }
+  return p;
+}
+
+nlohmann::json run_profile_to_json(const RunProfile& p)
+{
+  double mpi = 0, sent = 0, bytes = 0;
+  std::map<std::string, int> placement;
+  nlohmann::json ranks = nlohmann::json::array();
+  std::map<std::string, std::pair<unsigned long long, double>> calls;
+  for (const RankProfile& r : p.ranks) {
+    mpi += r.mpi_s;
+    sent += static_cast<double>(r.messages_sent);
+    bytes += static_cast<double>(r.bytes_sent);
+    if (!r.host.empty())
+      ++placement[r.host];
+    nlohmann::json c = nlohmann::json::object();
+    for (const auto& [name, v] : r.calls) {
+      c[name] = {{"calls", v.first}, {"seconds", v.second}};
+      calls[name].first += v.first;
+      calls[name].second += v.second;
+    }
+    ranks.push_back({{"rank", r.rank},
+                     {"host", r.host},
+                     {"complete", r.complete},
+                     {"ended_by", r.ended_by},
+                     {"wall_s", r.wall_s},
+                     {"compute_s", r.compute_s},
+                     {"mpi_s", r.mpi_s},
+                     {"messages_sent", r.messages_sent},
+                     {"bytes_sent", r.bytes_sent},
+                     {"messages_received", r.messages_received},
+                     {"bytes_received", r.bytes_received},
+                     {"collectives", r.collectives},
+                     {"calls", c}});
+  }
+  double n = static_cast<double>(p.ranks.size());
+  nlohmann::json j;
+  j["format"] = "perfcast-runs";
+  j["version"] = 1;
+  j["complete"] = p.complete;
+  nlohmann::json runs = nlohmann::json::array();
+  if (p.complete && !placement.empty())
+    runs.push_back({{"procs", p.ranks.size()},
+                    {"time_s", p.wall_s},
+                    {"mpi_s", mpi / n},
+                    {"sends_per_process", sent / n},
+                    {"message_bytes", sent > 0 ? bytes / sent : 0.0},
+                    {"placement", placement}});
+  j["runs"] = runs;
+  j["ranks"] = ranks;
+  nlohmann::json total = nlohmann::json::object();
+  for (const auto& [name, v] : calls)
+    total[name] = {{"calls", v.first}, {"seconds", v.second}};
+  j["calls"] = total;
+  return j;
+}
+
+std::string format_run_profile(const RunProfile& p)
+{
+  std::string out = fmt::format("{}: {} ranks, wall {:.6f} s, {}\n", p.dir, p.ranks.size(), p.wall_s,
+                                p.complete ? "complete" : "INCOMPLETE");
+  for (const RankProfile& r : p.ranks)
+    if (!r.complete)
+      out += fmt::format("  rank {} stopped early: {}\n", r.rank, r.ended_by);
+  out += fmt::format("\n{:>5} {:<14} {:>11} {:>11} {:>11} {:>6} {:>9} {:>12} {:>9} {:>12} {:>6}\n", "rank", "host",
+                     "wall_s", "compute_s", "mpi_s", "mpi_%", "msgs_out", "bytes_out", "msgs_in", "bytes_in", "colls");
+  for (const RankProfile& r : p.ranks) {
+    if (!r.has_profile) {
+      out += fmt::format("{:>5} (no profile: the rank did not reach MPI_Finalize)\n", r.rank);
+      continue;
+    }
+    out += fmt::format("{:>5} {:<14} {:>11.6f} {:>11.6f} {:>11.6f} {:>6.1f} {:>9} {:>12} {:>9} {:>12} {:>6}\n",
+                       r.rank, r.host, r.wall_s, r.compute_s, r.mpi_s, r.wall_s > 0 ? 100 * r.mpi_s / r.wall_s : 0.0,
+                       r.messages_sent, r.bytes_sent, r.messages_received, r.bytes_received, r.collectives);
+  }
+  std::map<std::string, std::pair<unsigned long long, double>> calls;
+  for (const RankProfile& r : p.ranks)
+    for (const auto& [name, v] : r.calls) {
+      calls[name].first += v.first;
+      calls[name].second += v.second;
+    }
+  std::vector<std::pair<std::string, std::pair<unsigned long long, double>>> sorted(calls.begin(), calls.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  out += fmt::format("\n{:<22} {:>10} {:>14}   (all ranks)\n", "MPI call", "calls", "seconds");
+  for (const auto& [name, v] : sorted)
+    out += fmt::format("{:<22} {:>10} {:>14.6f}\n", name, v.first, v.second);
+  return out;
+}
+
+void write_trace_index_and_profile(const RunProfile& p)
+{
+  std::string index;
+  for (const RankProfile& r : p.ranks)
+    index += fmt::format("rank-{}.txt\n", r.rank);
+  write_file_atomically(p.dir + "/trace.txt", index);
+  write_file_atomically(p.dir + "/profile.json", run_profile_to_json(p).dump(2) + "\n");
+}
+
+} // namespace perfcast

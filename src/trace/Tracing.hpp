@@ -1,0 +1,51 @@
+#pragma once
+// Running a program under the PMPI tracer (tools/tracer) and reading what it
+// wrote: rank traces, the index, per-rank profiles and the run profile.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+/// The tracer library: $PERFCAST_TRACER_LIB, else libperfcast_tracer.so beside
+/// the perfcast executable. Throws Error when neither exists.
+std::string find_tracer_library();
+
+/// Runs `command` (e.g. mpirun -np 4 ./app) with the tracer preloaded, writing
+/// into `dir`; refuses an existing non-empty directory unless `force`. SIGINT
+/// and SIGTERM are passed on to the command. Afterwards writes the index
+/// (trace.txt) and the run profile (profile.json). Returns the command's exit
+/// status (128 + signal when it was killed).
+int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command);
+
+struct RankProfile {
+  int rank = 0;
+  std::string host;
+  bool complete = false;       ///< the trace ends with the completion marker
+  std::string ended_by;        ///< why an incomplete trace stopped
+  bool has_profile = false;    ///< rank-R.profile.json exists (written at MPI_Finalize)
+  double wall_s = 0, compute_s = 0, mpi_s = 0;
+  unsigned long long messages_sent = 0, bytes_sent = 0, messages_received = 0, bytes_received = 0;
+  unsigned long long collectives = 0;
+  std::map<std::string, std::pair<unsigned long long, double>> calls; ///< name -> (calls, seconds)
+  std::string compute_unit;
+};
+
+struct RunProfile {
+  std::string dir;
+  std::vector<RankProfile> ranks;
+  bool complete = false;
+  double wall_s = 0; ///< slowest rank
+};
+
+/// Reads a trace directory written by the tracer; throws Error naming what is missing.
+RunProfile read_run_profile(const std::string& dir);
+/// perfcast-runs JSON (usable by `perfcast fit qn`) with per-rank details.
+nlohmann::json run_profile_to_json(const RunProfile& profile);
+/// A readable report: run summary, per-rank table, time per MPI call.
+std::string format_run_profile(const RunProfile& profile);
+/// Writes trace.txt and profile.json into the directory (atomically).
+void write_trace_index_and_profile(const RunProfile& profile);
+
+} // namespace perfcast

@@ -1,0 +1,151 @@
+// The PMPI tracer under Open MPI's mpirun, end to end: trace, profile, replay.
+#include "trace/TraceReader.hpp"
+#include "TestUtil.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace perfcast;
+
+namespace {
+
+const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+
+std::string build_app(const test::TempDir& dir, const std::string& source)
+{
+  std::string exe = dir.path() + "/" + std::filesystem::path(source).stem().string();
+  auto r = test::run_command(fmt::format("mpicc -O2 -o {} {}/examples/apps/{}", exe, test::source_dir(), source));
+  EXPECT_EQ(r.status, 0) << r.output;
+  return exe;
+}
+
+test::CommandResult traced(const std::string& dir, const std::string& app_and_args, int ranks,
+                           const std::string& extra = "")
+{
+  return test::run_command(fmt::format("{} {} trace {} -o {} -- mpirun --oversubscribe -np {} {}", kMpiEnv,
+                                       test::perfcast_binary(), extra, dir, ranks, app_and_args));
+}
+
+nlohmann::json profile_json(const std::string& dir)
+{
+  std::ifstream in(dir + "/profile.json");
+  return nlohmann::json::parse(in);
+}
+
+class Tracer : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+#ifndef PERFCAST_TRACER
+    GTEST_FAIL() << "the tracer library was not built (no MPI found at configure time)";
+#endif
+    ASSERT_EQ(test::run_command("command -v mpicc && command -v mpirun").status, 0) << "Open MPI is required";
+  }
+};
+
+} // namespace
+
+TEST_F(Tracer, StencilCountsAreExactAndTheTraceReplays)
+{
+  test::TempDir dir;
+  std::string app = build_app(dir, "stencil2d.c");
+  std::string out = dir.path() + "/trace";
+  // 4 ranks form a 2 x 2 grid: each has 2 neighbours; 10 iterations of 64 doubles per halo
+  auto r = traced(out, app + " 10 64", 4);
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = profile_json(out);
+  EXPECT_TRUE(j["complete"].get<bool>());
+  ASSERT_EQ(j["ranks"].size(), 4u);
+  for (const auto& rank : j["ranks"]) {
+    EXPECT_EQ(rank["messages_sent"], 20u);
+    EXPECT_EQ(rank["bytes_sent"], 20u * 64 * 8);
+    EXPECT_EQ(rank["messages_received"], 20u);
+    EXPECT_EQ(rank["bytes_received"], 20u * 64 * 8);
+    EXPECT_EQ(rank["collectives"], 10u); // one allreduce per iteration
+    EXPECT_EQ(rank["calls"]["MPI_Isend"]["calls"], 20u);
+  }
+  ASSERT_EQ(j["runs"].size(), 1u);
+  EXPECT_EQ(j["runs"][0]["procs"], 4);
+  EXPECT_DOUBLE_EQ(j["runs"][0]["message_bytes"].get<double>(), 512.0);
+  // perfcast replays it, and so does SimGrid (it uses only what SimGrid knows)
+  std::string platform = test::source_dir() + "/examples/platforms/cluster16.xml";
+  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {} --json -q", test::perfcast_binary(), out,
+                                              platform));
+  ASSERT_EQ(replay.status, 0) << replay.output;
+  double ours = nlohmann::json::parse(replay.output)["makespan_s"].get<double>();
+  std::string hosts = dir.file("hosts", "node-0\nnode-1\nnode-2\nnode-3\n");
+  auto sg = test::run_command(fmt::format("{}/scripts/simgrid-replay-time.sh {}/trace.txt 4 {} {}",
+                                          test::source_dir(), out, platform, hosts));
+  ASSERT_EQ(sg.status, 0) << sg.output;
+  double simgrid = std::stod(sg.output);
+  auto ours_rr = test::run_command(fmt::format("{} replay {}/trace.txt -p {} --hostfile {} --json -q",
+                                               test::perfcast_binary(), out, platform, hosts));
+  EXPECT_NEAR(nlohmann::json::parse(ours_rr.output)["makespan_s"].get<double>(), simgrid, 0.01 * simgrid);
+  EXPECT_GT(ours, 0);
+}
+
+TEST_F(Tracer, MasterWorkerWithAnySourceReplaysWithoutDeadlock)
+{
+  test::TempDir dir;
+  std::string app = build_app(dir, "master_worker.c");
+  std::string out = dir.path() + "/trace";
+  // 12 tasks of 2e6 flops over 3 workers
+  auto r = traced(out, app + " 12 2e6 256", 4);
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = profile_json(out);
+  // master: 12 tasks + 3 stop messages out, 12 results in
+  EXPECT_EQ(j["ranks"][0]["messages_sent"], 15u);
+  EXPECT_EQ(j["ranks"][0]["messages_received"], 12u);
+  unsigned long long results = 0;
+  for (int w = 1; w < 4; ++w)
+    results += j["ranks"][w]["messages_sent"].get<unsigned long long>();
+  EXPECT_EQ(results, 12u);
+  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/hetero8.json -q",
+                                              test::perfcast_binary(), out, test::source_dir()));
+  EXPECT_EQ(replay.status, 0) << replay.output;
+}
+
+TEST_F(Tracer, RefusesAnExistingDirectoryWithoutForce)
+{
+  test::TempDir dir;
+  std::string app = build_app(dir, "pingpong.c");
+  std::string out = dir.path() + "/trace";
+  ASSERT_EQ(traced(out, app + " 1 1024", 2).status, 0);
+  auto again = traced(out, app + " 1 1024", 2);
+  EXPECT_EQ(again.status, 1);
+  EXPECT_NE(again.output.find("exists and is not empty (use --force"), std::string::npos) << again.output;
+  EXPECT_EQ(traced(out, app + " 1 1024", 2, "--force").status, 0);
+}
+
+TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
+{
+  test::TempDir dir;
+  std::string app = build_app(dir, "stencil2d.c");
+  std::string out = dir.path() + "/trace";
+  // far more iterations than 3 seconds allow; SIGTERM reaches perfcast, then mpirun, then the ranks
+  auto r = test::run_command(fmt::format("{} timeout -s TERM 3 {} trace -o {} -- mpirun --oversubscribe -np 2 {} "
+                                         "100000000 32",
+                                         kMpiEnv, test::perfcast_binary(), out, app));
+  EXPECT_NE(r.status, 0);
+  ASSERT_TRUE(std::filesystem::exists(out + "/trace.txt")) << r.output;
+  auto j = profile_json(out);
+  EXPECT_FALSE(j["complete"].get<bool>());
+  for (int rank = 0; rank < 2; ++rank) {
+    std::string path = fmt::format("{}/rank-{}.txt", out, rank);
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty());
+    EXPECT_EQ(text.back(), '\n') << "partial last line in " << path;
+    EXPECT_NE(text.find("# perfcast: incomplete (SIGTERM)"), std::string::npos) << text.substr(text.size() - 200);
+    // every line parses
+    RankReader reader(path, rank, 2, false);
+    Action a;
+    std::size_t actions = 0;
+    while (reader.next(a))
+      ++actions;
+    EXPECT_GT(actions, 10u);
+  }
+}

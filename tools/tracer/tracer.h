@@ -1,0 +1,39 @@
+/* perfcast's PMPI tracer: shared declarations of the generated wrappers
+ * (wrappers.c, from mpi_calls.def) and the recorders (tracer.c). Nothing here
+ * throws or exits: a tracing problem is reported on stderr and tracing stops,
+ * the application goes on. */
+#ifndef PERFCAST_TRACER_H
+#define PERFCAST_TRACER_H
+
+#include <mpi.h>
+
+/* Time stamp at entry of an MPI call; records the computation since the last call. */
+double pc_enter(void);
+/* End of an MPI call: per-call statistics. */
+void pc_leave(const char *name, double t0);
+/* A copy of a request array, taken before PMPI completes (and frees) the requests. */
+MPI_Request *pc_save_requests(int count, const MPI_Request *requests);
+
+void rec_none(void);
+void rec_init(void);
+void rec_finalize(void);
+void rec_abort(void);
+void rec_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm);
+void rec_isend(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request *request);
+void rec_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status);
+void rec_irecv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request);
+void rec_sendrecv(int sendcount, MPI_Datatype sendtype, int dest, int sendtag, int recvcount, MPI_Datatype recvtype,
+                  int source, int recvtag, MPI_Comm comm, MPI_Status *status);
+void rec_wait(MPI_Request saved, MPI_Status *status);
+void rec_waitall(int count, MPI_Request *saved, MPI_Status *statuses);
+void rec_waitany(int count, MPI_Request *saved, int *index, MPI_Status *status);
+void rec_waitsome(int count, MPI_Request *saved, int *outcount, int *indices, MPI_Status *statuses);
+void rec_test(MPI_Request saved, int *flag, MPI_Status *status);
+void rec_testall(int count, MPI_Request *saved, int *flag, MPI_Status *statuses);
+void rec_testany(int count, MPI_Request *saved, int *index, int *flag, MPI_Status *status);
+void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
+              int root, const int *sendcounts, const int *recvcounts, MPI_Request *request);
+void rec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+void rec_comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+
+#endif
