@@ -149,3 +149,36 @@ TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
     EXPECT_GT(actions, 10u);
   }
 }
+
+TEST_F(Tracer, FortranProgramsAreTracedThroughTheirBindings)
+{
+  ASSERT_EQ(test::run_command("command -v mpifort").status, 0) << "mpifort (gfortran) is required";
+  test::TempDir dir;
+  for (const char* program : {"ring", "halo"}) {
+    std::string exe = dir.path() + "/" + program;
+    auto build = test::run_command(fmt::format("mpifort -O2 -o {} {}/examples/apps/{}.f90", exe, test::source_dir(),
+                                               program));
+    ASSERT_EQ(build.status, 0) << build.output;
+    std::string out = dir.path() + "/trace-" + program;
+    auto r = traced(out, exe + " 3 64", 3);
+    ASSERT_EQ(r.status, 0) << r.output;
+    auto j = profile_json(out);
+    ASSERT_TRUE(j["complete"].get<bool>());
+    for (const auto& rank : j["ranks"]) {
+      // ring: one 512-byte send per lap; halo: 2 + 1 isends per iteration
+      unsigned long long expected = std::string(program) == "ring" ? 3 : 9;
+      EXPECT_EQ(rank["messages_sent"], expected) << program;
+      EXPECT_EQ(rank["bytes_sent"], expected * 512) << program;
+      EXPECT_EQ(rank["messages_received"], expected) << program;
+    }
+    std::ifstream in(out + "/rank-0.txt");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (std::string(program) == "halo") {
+      EXPECT_NE(text.find("0 waitall 4"), std::string::npos);
+      EXPECT_NE(text.find("0 waitany 2"), std::string::npos);
+    }
+    auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
+                                                test::perfcast_binary(), out, test::source_dir()));
+    EXPECT_EQ(replay.status, 0) << replay.output;
+  }
+}

@@ -40,6 +40,7 @@ def parse_params(text):
 def fortran_args(name, params):
     """Fortran binding: every argument by reference, handles as MPI_Fint."""
     decls, conv, call, post = [], [], [], []
+    count = "count" if any(p[1] == "count" for p in params) else "incount"
     for ctype, pname, raw in params:
         base = ctype.replace("const", "").strip()
         if base in ("void *",) or base == "void*":
@@ -50,8 +51,15 @@ def fortran_args(name, params):
             call.append(f"(int)*{pname}")
         elif base in ("int *",):
             decls.append(f"MPI_Fint *{pname}")
-            if pname in ("sendcounts", "recvcounts", "sdispls", "rdispls", "displs", "array_of_indices"):
+            if pname in ("sendcounts", "recvcounts", "sdispls", "rdispls", "displs"):
                 call.append(f"(int *){pname}")
+            elif pname == "array_of_indices":  # Fortran counts from 1
+                call.append(f"(int *){pname}")
+                post.append(f"for (int i = 0; i < c_outcount && c_outcount != MPI_UNDEFINED; ++i) {pname}[i] += 1;")
+            elif pname == "indx":
+                conv.append(f"int c_{pname} = 0;")
+                call.append(f"&c_{pname}")
+                post.append(f"*{pname} = (MPI_Fint)(c_{pname} >= 0 ? c_{pname} + 1 : c_{pname});")
             else:
                 conv.append(f"int c_{pname} = 0;")
                 call.append(f"&c_{pname}")
@@ -77,9 +85,23 @@ def fortran_args(name, params):
             post.append(f"*{pname} = MPI_Request_c2f(c_{pname});")
         elif base == "MPI_Status *" and pname == "status":
             decls.append(f"MPI_Fint *{pname}")
-            conv.append(f"MPI_Status c_{pname};")
-            call.append(f"&c_{pname}")
-            post.append(f"if ({pname} != NULL) MPI_Status_c2f(&c_{pname}, {pname});")
+            conv.append(f"MPI_Status c_{pname}, *p_{pname} = {pname} == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &c_{pname};")
+            call.append(f"p_{pname}")
+            post.append(f"if (p_{pname} != MPI_STATUS_IGNORE) MPI_Status_c2f(&c_{pname}, {pname});")
+        elif base == "MPI_Request *" and pname == "array_of_requests":
+            decls.append(f"MPI_Fint *{pname}")
+            conv.append(f"MPI_Request *c_{pname} = pc_requests_f2c((int)*{count}, {pname});")
+            call.append(f"c_{pname}")
+            post.append(f"pc_requests_c2f((int)*{count}, c_{pname}, {pname});")
+        elif base == "MPI_Status *" and pname == "array_of_statuses":
+            decls.append(f"MPI_Fint *{pname}")
+            conv.append(f"MPI_Status *c_{pname} = {pname} == MPI_F_STATUSES_IGNORE ? MPI_STATUSES_IGNORE "
+                        f": pc_statuses((int)*{count});")
+            call.append(f"c_{pname}")
+            # waitsome/testsome fill only the first outcount statuses
+            n = "c_outcount" if any(p[1] == "outcount" for p in params) else f"(int)*{count}"
+            post.append(f"if (c_{pname} != MPI_STATUSES_IGNORE) for (int i = 0; i < {n}; ++i) "
+                        f"MPI_Status_c2f(&c_{pname}[i], {pname} + (size_t)i * MPI_F_STATUS_SIZE);")
         else:
             return None  # no Fortran binding generated for this one
     decls.append("MPI_Fint *ierr")
@@ -118,10 +140,6 @@ def main(src, out):
         o.write(f'  pc_leave("{name}", t0);\n  return rc;\n}}\n\n')
     o.write("/* Fortran bindings */\n")
     for name, params, recorder, before in lines:
-        fa = fortran_args(name, params)
-        if fa is None or name in ("MPI_Init_thread",):
-            continue
-        decls, conv, call, post = fa
         lower = name.lower()
         if name == "MPI_Init":
             body = "  int c_argc = 0;\n  char **c_argv = NULL;\n  (void)argc; (void)argv;\n  *ierr = (MPI_Fint)MPI_Init(&c_argc, &c_argv);\n"
@@ -130,6 +148,18 @@ def main(src, out):
                 o.write(f"void {lower}{suffix}(MPI_Fint *ierr)\n{{\n  int c_argc = 0;\n  char **c_argv = NULL;\n"
                         f"  *ierr = (MPI_Fint)MPI_Init(&c_argc, &c_argv);\n}}\n\n")
             continue
+        if name == "MPI_Init_thread":
+            for suffix in ("_", "", "__"):
+                o.write(f"void {lower}{suffix}(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr)\n{{\n"
+                        f"  int c_argc = 0, c_provided = 0;\n  char **c_argv = NULL;\n"
+                        f"  *ierr = (MPI_Fint)MPI_Init_thread(&c_argc, &c_argv, (int)*required, &c_provided);\n"
+                        f"  *provided = (MPI_Fint)c_provided;\n}}\n\n")
+            continue
+        fa = fortran_args(name, params)
+        if fa is None:
+            print(f"gen_wrappers.py: no Fortran binding for {name}", file=sys.stderr)
+            continue
+        decls, conv, call, post = fa
         for suffix in ("_", "", "__"):
             o.write(f"void {lower}{suffix}({', '.join(decls)})\n{{\n")
             for c in conv:

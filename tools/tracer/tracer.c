@@ -285,6 +285,39 @@ MPI_Request *pc_save_requests(int count, const MPI_Request *requests)
   return T.scratch;
 }
 
+static MPI_Request *f_requests;
+static int f_requests_size;
+static MPI_Status *f_statuses;
+static int f_statuses_size;
+
+MPI_Request *pc_requests_f2c(int count, const MPI_Fint *requests)
+{
+  if (count > f_requests_size) {
+    free(f_requests);
+    f_requests_size = count * 2;
+    f_requests = malloc(sizeof(MPI_Request) * (size_t)f_requests_size);
+  }
+  for (int i = 0; i < count; ++i)
+    f_requests[i] = MPI_Request_f2c(requests[i]);
+  return f_requests;
+}
+
+void pc_requests_c2f(int count, const MPI_Request *c_requests, MPI_Fint *requests)
+{
+  for (int i = 0; i < count; ++i)
+    requests[i] = MPI_Request_c2f(c_requests[i]);
+}
+
+MPI_Status *pc_statuses(int count)
+{
+  if (count > f_statuses_size) {
+    free(f_statuses);
+    f_statuses_size = count * 2;
+    f_statuses = malloc(sizeof(MPI_Status) * (size_t)f_statuses_size);
+  }
+  return f_statuses;
+}
+
 /* ---- communicators, requests, sizes */
 
 static int comm_handle(MPI_Comm comm)

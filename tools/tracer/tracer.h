@@ -7,12 +7,22 @@
 
 #include <mpi.h>
 
+/* Fortran's MPI_STATUS_SIZE: MPI-3 names it MPI_F_STATUS_SIZE; Open MPI 4
+ * lays the C status out as that many Fortran integers (6). */
+#ifndef MPI_F_STATUS_SIZE
+#define MPI_F_STATUS_SIZE ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#endif
+
 /* Time stamp at entry of an MPI call; records the computation since the last call. */
 double pc_enter(void);
 /* End of an MPI call: per-call statistics. */
 void pc_leave(const char *name, double t0);
 /* A copy of a request array, taken before PMPI completes (and frees) the requests. */
 MPI_Request *pc_save_requests(int count, const MPI_Request *requests);
+/* Fortran bindings: request arrays converted both ways, scratch statuses. */
+MPI_Request *pc_requests_f2c(int count, const MPI_Fint *requests);
+void pc_requests_c2f(int count, const MPI_Request *c_requests, MPI_Fint *requests);
+MPI_Status *pc_statuses(int count);
 
 void rec_none(void);
 void rec_init(void);
