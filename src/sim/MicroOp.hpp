@@ -15,6 +15,7 @@ enum class OpCode : std::uint8_t {
   Irecv,     ///< non-blocking receive
   WaitKey,   ///< wait for the oldest trace request with key (peer=src, peer2=dst, tag)
   TestKey,   ///< test the oldest trace request with that key (costs smpi/test)
+  CancelKey, ///< cancel the oldest trace request with that key
   WaitAll,   ///< wait for every pending trace request
   WaitAny,   ///< wait for one pending trace request (the first to complete); sync = waitsome: all completed
   WaitGroup, ///< wait for the requests of the current collective

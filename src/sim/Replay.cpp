@@ -21,6 +21,7 @@ constexpr std::uint32_t kNone = 0xffffffffu;
 // collective, completed when its background schedule ends.
 struct Request {
   std::uint32_t owner = 0; // execution context that posted it
+  std::int32_t owner_rank = 0;
   std::int32_t src = 0, dst = 0, tag = 0; // world ranks; src may be kAnySource, tag kAnyTag
   std::uint16_t ctx = 0;
   bool is_send = false;
@@ -383,7 +384,9 @@ private:
       break;
     case ActionType::Wait:
     case ActionType::Test:
-      op.code = a.type == ActionType::Test ? OpCode::TestKey : OpCode::WaitKey;
+    case ActionType::Cancel:
+      op.code = a.type == ActionType::Test ? OpCode::TestKey : a.type == ActionType::Cancel ? OpCode::CancelKey
+                                                                                              : OpCode::WaitKey;
       op.peer = a.partner;
       op.peer2 = a.partner2;
       op.tag = a.tag;
@@ -633,6 +636,9 @@ private:
     case OpCode::TestKey:
       test(e, op);
       return;
+    case OpCode::CancelKey:
+      cancel(rank, op);
+      return;
     case OpCode::WaitAll: {
       scratch_.clear();
       for (const Pending& p : rank.pending)
@@ -671,6 +677,29 @@ private:
     return std::find_if(rank.pending.begin(), rank.pending.end(), [&](const Pending& p) {
       return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag && p.comm == comm;
     });
+  }
+
+  // MPI_Cancel: a request not yet matched leaves its mailbox and ends; one
+  // already matched completes as it would have. Either way no wait follows.
+  void cancel(Rank& rank, const MicroOp& op)
+  {
+    auto it = find_pending(rank, op);
+    if (it == rank.pending.end() || it->req == kNone)
+      return;
+    std::uint32_t id = it->req;
+    rank.pending.erase(it);
+    Request& q = requests_[id];
+    if (q.match_time < 0) {
+      Mailbox& box = mailboxes_[static_cast<std::size_t>(q.is_send ? q.dst : q.owner_rank)];
+      auto& list = q.is_send ? box.sends : box.recvs;
+      auto pos = std::find(list.begin(), list.end(), id);
+      if (pos != list.end()) {
+        list.erase(pos);
+        q.complete = true;
+        release(id); // the mailbox's reference
+      }
+    }
+    release(id); // the owner's
   }
 
   // MPI_Waitany / MPI_Waitsome over the rank's pending requests: consume the
@@ -770,6 +799,7 @@ private:
     std::uint32_t id = new_request();
     Request& q = requests_[id];
     q.owner = e;
+    q.owner_rank = r;
     q.src = r;
     q.dst = op.peer;
     q.tag = op.tag;
@@ -800,6 +830,7 @@ private:
     std::uint32_t id = new_request();
     Request& q = requests_[id];
     q.owner = e;
+    q.owner_rank = r;
     q.src = op.peer;
     q.dst = r;
     q.tag = op.tag;

@@ -47,6 +47,7 @@ std::string_view action_name(ActionType type)
   case ActionType::IterationOut: return "iteration_out";
   case ActionType::LoopBegin: return "loop_begin";
   case ActionType::LoopEnd: return "loop_end";
+  case ActionType::Cancel: return "cancel";
   }
   return "?";
 }

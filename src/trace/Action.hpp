@@ -49,6 +49,7 @@ enum class ActionType : std::uint8_t {
   IterationOut, // AMPI-like
   LoopBegin,    // perfcast extension: repeat until a receive gets the stop tag (tag field)
   LoopEnd,      // perfcast extension
+  Cancel,       // perfcast extension: MPI_Cancel of the oldest pending request with key (src, dst, tag)
 };
 
 /// Marker for a receive from any source (SimGrid writes -333 or -555; perfcast -1).

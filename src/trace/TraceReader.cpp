@@ -79,7 +79,7 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
 {
   static const std::vector<std::pair<std::string, Keyword>> table = [] {
     std::vector<std::pair<std::string, Keyword>> t;
-    for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
+    for (int i = 0; i <= static_cast<int>(ActionType::Cancel); ++i) {
       auto type = static_cast<ActionType>(i);
       t.emplace_back(std::string(action_name(type)), Keyword{type, false});
       if (has_nonblocking_form(type))
@@ -107,7 +107,7 @@ const Keyword* find_keyword(std::string_view word)
 std::string expected_keywords()
 {
   std::string s;
-  for (int i = 0; i <= static_cast<int>(ActionType::LoopEnd); ++i) {
+  for (int i = 0; i <= static_cast<int>(ActionType::Cancel); ++i) {
     if (!s.empty())
       s += ", ";
     s += action_name(static_cast<ActionType>(i));
@@ -308,7 +308,8 @@ public:
       return true;
     }
     case ActionType::Wait:
-    case ActionType::Test: {
+    case ActionType::Test:
+    case ActionType::Cancel: {
       long long tag = 0;
       if (!need(3, "src dst tag") || !rank(2, a.partner, "src", true) || !rank(3, a.partner2, "dst", true) ||
           !integer(4, tag, "tag"))

@@ -69,6 +69,7 @@ static std::string format_action_body(const Action& a)
     return fmt::format("{} {} {} {} 6", head, partner(a.partner), a.tag, a.bytes);
   case ActionType::Wait:
   case ActionType::Test:
+  case ActionType::Cancel:
     return fmt::format("{} {} {} {}", head, partner(a.partner), partner(a.partner2), a.tag);
   case ActionType::Waitall:
   case ActionType::Waitany:

@@ -324,7 +324,8 @@ static int comm_handle(MPI_Comm comm)
 {
   if (comm == MPI_COMM_WORLD)
     return 0;
-  for (int i = 1; i < T.ncomms; ++i)
+  /* newest first: MPI reuses the handles of freed communicators */
+  for (int i = T.ncomms - 1; i >= 1; --i)
     if (T.comms[i] == comm)
       return i;
   return -1; /* created by a call the tracer does not follow */
@@ -614,20 +615,22 @@ void rec_wait(MPI_Request saved, MPI_Status *status)
   completed(p, status);
 }
 
+/* SimGrid's waitall waits for every pending request of the rank and its
+ * waitany for the first of them; the program may have waited for only some
+ * (a wildcard receive left posted, say). Each request is therefore written as
+ * its own wait, in the order the program named them, which any replayer
+ * reads with the program's meaning. */
 void rec_waitall(int count, MPI_Request *saved, MPI_Status *statuses)
 {
   if (!T.active || T.depth > 1)
     return;
-  int any = 0;
   for (int i = 0; i < count; ++i) {
     struct pending p = forget(saved[i]);
-    if (p.kind != REQ_FREE) {
-      any = 1;
-      completed(p, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
-    }
+    if (p.kind == REQ_FREE)
+      continue;
+    emit_wait_line("wait", p);
+    completed(p, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
   }
-  if (any)
-    emit("%d waitall %d\n", T.rank, count);
 }
 
 void rec_waitany(int count, MPI_Request *saved, int *index, MPI_Status *status)
@@ -636,7 +639,7 @@ void rec_waitany(int count, MPI_Request *saved, int *index, MPI_Status *status)
     return;
   struct pending p = forget(saved[*index]);
   if (p.kind != REQ_FREE) {
-    emit("%d waitany %d\n", T.rank, count);
+    emit_wait_line("wait", p);
     completed(p, status);
   }
 }
@@ -645,18 +648,16 @@ void rec_waitsome(int count, MPI_Request *saved, int *outcount, int *indices, MP
 {
   if (!T.active || T.depth > 1 || *outcount == MPI_UNDEFINED || *outcount <= 0)
     return;
-  int any = 0;
+  /* the requests that completed, each waited for */
   for (int k = 0; k < *outcount; ++k) {
     if (indices[k] < 0 || indices[k] >= count)
       continue;
     struct pending p = forget(saved[indices[k]]);
     if (p.kind != REQ_FREE) {
-      any = 1;
+      emit_wait_line("wait", p);
       completed(p, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]);
     }
   }
-  if (any)
-    emit("%d waitsome %d\n", T.rank, count);
 }
 
 void rec_test(MPI_Request saved, int *flag, MPI_Status *status)
@@ -691,10 +692,22 @@ static void emit_counts(const char *name, MPI_Comm comm, const int *counts, MPI_
     emit(" %lld", (counts && is_root) ? type_bytes(counts[i], type) : 0);
 }
 
+void rec_cancel(MPI_Request request)
+{
+  if (!T.active || T.depth > 1)
+    return;
+  struct pending p = forget(request);
+  emit_wait_line("cancel", p);
+}
+
 void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
               int root, const int *sendcounts, const int *recvcounts, MPI_Request *request)
 {
   if (!T.active || T.depth > 1)
+    return;
+  int csize = 0;
+  PMPI_Comm_size(comm, &csize);
+  if (csize == 1 && !request) /* MPI_COMM_SELF and the like: nothing moves */
     return;
   if (comm_handle(comm) < 0) {
     emit("# perfcast: %s on a communicator the tracer does not follow was not recorded\n", name);
@@ -772,3 +785,33 @@ void rec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 
 void rec_comm_dup(MPI_Comm comm, MPI_Comm *newcomm) { new_comm("comm_dup", comm, 0, 0, newcomm); }
+
+void rec_comm_free(MPI_Comm comm)
+{
+  int h = comm_handle(comm);
+  if (h > 0)
+    T.comms[h] = MPI_COMM_NULL; /* the handle value may come back for another communicator */
+}
+
+/* Any other constructor over a parent communicator (create, split_type,
+ * cart_create, cart_sub) is written as the comm_split that makes the same
+ * groups: color = the world rank of the new communicator's rank 0, key = the
+ * caller's rank in it. */
+void rec_comm_derived(MPI_Comm parent, MPI_Comm *newcomm)
+{
+  if (!T.active || T.depth > 1)
+    return;
+  int color = MPI_UNDEFINED, key = 0;
+  if (*newcomm != MPI_COMM_NULL) {
+    MPI_Group group, world;
+    int zero = 0, first = 0;
+    PMPI_Comm_group(*newcomm, &group);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world);
+    PMPI_Group_translate_ranks(group, 1, &zero, world, &first);
+    PMPI_Group_free(&group);
+    PMPI_Group_free(&world);
+    color = first;
+    PMPI_Comm_rank(*newcomm, &key);
+  }
+  new_comm("comm_split", parent, color, key, newcomm);
+}

@@ -45,5 +45,8 @@ void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, i
               int root, const int *sendcounts, const int *recvcounts, MPI_Request *request);
 void rec_comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 void rec_comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+void rec_comm_derived(MPI_Comm parent, MPI_Comm *newcomm);
+void rec_cancel(MPI_Request request);
+void rec_comm_free(MPI_Comm comm);
 
 #endif
