@@ -223,3 +223,30 @@ TEST_F(Tracer, HpccIsTracedProfiledAndReplayed)
   ASSERT_EQ(replay.status, 0) << replay.output.substr(0, 2000);
   EXPECT_GT(nlohmann::json::parse(replay.output)["makespan_s"].get<double>(), 0);
 }
+
+TEST_F(Tracer, MpichProgramsAreTracedWithTheMpichBuild)
+{
+#ifndef PERFCAST_TRACER_MPICH
+  GTEST_FAIL() << "the MPICH tracer was not built (libmpich-dev missing at configure time)";
+#endif
+  ASSERT_EQ(test::run_command("command -v mpicc.mpich && command -v mpirun.mpich").status, 0) << "MPICH is required";
+  test::TempDir dir;
+  std::string exe = dir.path() + "/stencil";
+  auto build = test::run_command(fmt::format("mpicc.mpich -O2 -o {} {}/examples/apps/stencil2d.c", exe,
+                                             test::source_dir()));
+  ASSERT_EQ(build.status, 0) << build.output;
+  std::string out = dir.path() + "/trace";
+  // the launcher names MPICH: perfcast picks libperfcast_tracer_mpich.so
+  auto r = test::run_command(fmt::format("{} trace -o {} -- mpirun.mpich -np 4 {} 10 64", test::perfcast_binary(), out,
+                                         exe));
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = profile_json(out);
+  ASSERT_TRUE(j["complete"].get<bool>());
+  for (const auto& rank : j["ranks"]) {
+    EXPECT_EQ(rank["messages_sent"], 20u);
+    EXPECT_EQ(rank["bytes_received"], 20u * 64 * 8);
+  }
+  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
+                                              test::perfcast_binary(), out, test::source_dir()));
+  EXPECT_EQ(replay.status, 0) << replay.output;
+}

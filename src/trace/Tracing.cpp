@@ -21,22 +21,51 @@ namespace perfcast {
 
 namespace fs = std::filesystem;
 
-std::string find_tracer_library()
+std::string detect_mpi(const std::string& command)
+{
+  fs::path exe = command;
+  if (exe.filename() == exe) { // look it up in PATH
+    const char* path = std::getenv("PATH");
+    std::string dirs = path ? path : "";
+    std::size_t pos = 0;
+    while (pos <= dirs.size()) {
+      auto colon = dirs.find(':', pos);
+      fs::path candidate = fs::path(dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos)) / exe;
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        exe = candidate;
+        break;
+      }
+      if (colon == std::string::npos)
+        break;
+      pos = colon + 1;
+    }
+  }
+  std::error_code ec;
+  fs::path real = fs::weakly_canonical(exe, ec);
+  std::string name = (ec ? exe : real).filename().string();
+  return name.find("mpich") != std::string::npos || name.find("hydra") != std::string::npos ? "mpich" : "openmpi";
+}
+
+std::string find_tracer_library(const std::string& mpi)
 {
   if (const char* env = std::getenv("PERFCAST_TRACER_LIB"); env && *env) {
     if (!fs::exists(env))
       throw Error(fmt::format("PERFCAST_TRACER_LIB={}: no such file", env));
     return fs::absolute(env).string();
   }
+  if (mpi != "openmpi" && mpi != "mpich")
+    throw Error(fmt::format("--mpi '{}': expected auto, openmpi or mpich", mpi));
+  std::string file = mpi == "mpich" ? "libperfcast_tracer_mpich.so" : "libperfcast_tracer.so";
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path beside = self.parent_path() / "libperfcast_tracer.so";
+    fs::path beside = self.parent_path() / file;
     if (fs::exists(beside))
       return beside.string();
   }
-  throw Error("the tracer library libperfcast_tracer.so was not found beside perfcast (build it with an MPI "
-              "implementation installed, or set PERFCAST_TRACER_LIB)");
+  throw Error(fmt::format("the tracer library {} was not found beside perfcast (build perfcast with {} installed, "
+                          "or set PERFCAST_TRACER_LIB)",
+                          file, mpi == "mpich" ? "MPICH (libmpich-dev)" : "Open MPI (libopenmpi-dev)"));
 }
 
 namespace {
@@ -72,11 +101,11 @@ std::string last_line(const std::string& path)
 
 } // namespace
 
-int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command)
+int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
 {
   if (command.empty())
     throw Error("perfcast trace: no command to run (expected: perfcast trace -o DIR -- mpirun -np 4 ./app)");
-  std::string library = find_tracer_library();
+  std::string library = find_tracer_library(mpi == "auto" ? detect_mpi(command[0]) : mpi);
   fs::path out = fs::absolute(dir);
   if (fs::exists(out) && !fs::is_directory(out))
     throw Error(fmt::format("{}: exists and is not a directory", dir));

@@ -8,16 +8,23 @@
 
 namespace perfcast {
 
-/// The tracer library: $PERFCAST_TRACER_LIB, else libperfcast_tracer.so beside
-/// the perfcast executable. Throws Error when neither exists.
-std::string find_tracer_library();
+/// The MPI implementation a launcher belongs to: "mpich" when the command
+/// (resolved through PATH and symbolic links) names MPICH or Hydra, else "openmpi".
+std::string detect_mpi(const std::string& command);
+
+/// The tracer library for an implementation ("openmpi" or "mpich"):
+/// $PERFCAST_TRACER_LIB, else libperfcast_tracer.so (Open MPI) or
+/// libperfcast_tracer_mpich.so beside the perfcast executable. Throws Error when
+/// there is none.
+std::string find_tracer_library(const std::string& mpi = "openmpi");
 
 /// Runs `command` (e.g. mpirun -np 4 ./app) with the tracer preloaded, writing
 /// into `dir`; refuses an existing non-empty directory unless `force`. SIGINT
 /// and SIGTERM are passed on to the command. Afterwards writes the index
 /// (trace.txt) and the run profile (profile.json). Returns the command's exit
 /// status (128 + signal when it was killed).
-int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command);
+int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
+               const std::string& mpi = "auto");
 
 struct RankProfile {
   int rank = 0;

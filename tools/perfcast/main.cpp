@@ -267,9 +267,9 @@ int run_compare(const ModelArgs& a)
   return 0;
 }
 
-int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command)
+int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
 {
-  int status = run_traced(dir, force, command);
+  int status = run_traced(dir, force, command, mpi);
   RunProfile profile = read_run_profile(dir);
   std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
                            profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
@@ -342,6 +342,9 @@ int main(int argc, char** argv)
                                          "mpirun -np 4 ./app");
   tr->add_option("-o,--output", trace_dir, "trace directory (refused if it exists and is not empty)")->required();
   tr->add_flag("--force", trace_force, "overwrite an existing trace directory");
+  std::string trace_mpi = "auto";
+  tr->add_option("--mpi", trace_mpi, "MPI implementation of the program: auto (from the launcher), openmpi or mpich")
+      ->capture_default_str();
   tr->add_option("command", trace_command, "the command after --")->required();
   bool profile_json = false;
   std::string profile_dir;
@@ -392,7 +395,7 @@ int main(int argc, char** argv)
     if (*fit_qn)
       return run_fit(margs);
     if (*tr)
-      return run_trace(trace_dir, trace_force, trace_command);
+      return run_trace(trace_dir, trace_force, trace_command, trace_mpi);
     if (*pf)
       return run_profile(profile_dir, profile_json);
     if (*pr)

@@ -6,6 +6,7 @@
 #define PERFCAST_TRACER_H
 
 #include <mpi.h>
+#include <stddef.h>
 
 /* Fortran's MPI_STATUS_SIZE: MPI-3 names it MPI_F_STATUS_SIZE; Open MPI 4
  * lays the C status out as that many Fortran integers (6). */
