@@ -7,6 +7,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 using namespace perfcast;
 
@@ -289,4 +290,26 @@ TEST_F(Tracer, NonBlockingCollectivesAndALinkedTracer)
   auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
                                               test::perfcast_binary(), out, test::source_dir()));
   EXPECT_EQ(replay.status, 0) << replay.output;
+}
+
+TEST_F(Tracer, RunProfilesFeedTheQueueingModel)
+{
+  // profile.json is a perfcast-runs file: two traced runs fit the model
+  test::TempDir dir;
+  std::string app = build_app(dir, "stencil2d.c");
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  std::string platform = dir.file("here.json", fmt::format(R"({{"format": "perfcast-platform", "version": 1,
+    "hosts": [{{"name": "{}", "speed": "5Gf", "cores": 2}}]}})",
+                                                           host));
+  std::vector<std::string> profiles;
+  for (int np : {2, 3, 4}) { // a single process sends nothing: s(n) needs two or more
+    std::string out = fmt::format("{}/trace{}", dir.path(), np);
+    ASSERT_EQ(traced(out, app + " 40 200", np).status, 0);
+    profiles.push_back(out + "/profile.json");
+  }
+  auto fit = test::run_command(fmt::format("{} fit qn {} {} {} -p {} -o {}/m.json", test::perfcast_binary(),
+                                           profiles[0], profiles[1], profiles[2], platform, dir.path()));
+  EXPECT_EQ(fit.status, 0) << fit.output;
+  EXPECT_NE(fit.output.find("fitted on 3 runs"), std::string::npos) << fit.output;
 }
