@@ -376,30 +376,6 @@ std::map<std::string, std::vector<std::string>> collective_algorithms()
           {"allgather", {"linear", "ring"}}};
 }
 
-bool is_collective(ActionType t)
-{
-  switch (t) {
-  case ActionType::Barrier:
-  case ActionType::Bcast:
-  case ActionType::Reduce:
-  case ActionType::Allreduce:
-  case ActionType::Scan:
-  case ActionType::Exscan:
-  case ActionType::Alltoall:
-  case ActionType::Alltoallv:
-  case ActionType::Allgather:
-  case ActionType::Allgatherv:
-  case ActionType::Gather:
-  case ActionType::Gatherv:
-  case ActionType::Scatter:
-  case ActionType::Scatterv:
-  case ActionType::ReduceScatter:
-    return true;
-  default:
-    return false;
-  }
-}
-
 void expand_collective(const Action& a, int rank, int size, const CollectiveChoice& choice, std::vector<MicroOp>& out)
 {
   Schedule s(rank, size, out);

@@ -28,7 +28,4 @@ std::map<std::string, std::vector<std::string>> collective_algorithms();
 void expand_collective(const Action& action, int rank, int size, const CollectiveChoice& choice,
                        std::vector<MicroOp>& out);
 
-/// Whether an action type is a collective.
-bool is_collective(ActionType type);
-
 } // namespace perfcast

@@ -58,6 +58,30 @@ std::string action_keyword(const Action& action)
   return action.nonblocking ? "i" + name : name;
 }
 
+bool is_collective(ActionType t)
+{
+  switch (t) {
+  case ActionType::Barrier:
+  case ActionType::Bcast:
+  case ActionType::Reduce:
+  case ActionType::Allreduce:
+  case ActionType::Scan:
+  case ActionType::Exscan:
+  case ActionType::Alltoall:
+  case ActionType::Alltoallv:
+  case ActionType::Allgather:
+  case ActionType::Allgatherv:
+  case ActionType::Gather:
+  case ActionType::Gatherv:
+  case ActionType::Scatter:
+  case ActionType::Scatterv:
+  case ActionType::ReduceScatter:
+    return true;
+  default:
+    return false;
+  }
+}
+
 int datatype_size(int id)
 {
   // SimGrid 3.32's predefined datatype ids (smpi_datatype.cpp), in order.

@@ -84,6 +84,9 @@ std::string action_keyword(const Action& action);
 /// Tag under which a non-blocking collective's request is waited for: wait R R -2.
 inline constexpr int kCollectiveRequestTag = -2;
 
+/// Whether an action type is a collective operation (and so has a non-blocking form).
+bool is_collective(ActionType type);
+
 /// Size in bytes of a SimGrid datatype id (0 double, 1 int, 2 char, ...); -1 when unknown.
 int datatype_size(int id);
 

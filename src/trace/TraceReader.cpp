@@ -50,30 +50,6 @@ struct Keyword {
   bool nonblocking;
 };
 
-bool has_nonblocking_form(ActionType t)
-{
-  switch (t) {
-  case ActionType::Barrier:
-  case ActionType::Bcast:
-  case ActionType::Reduce:
-  case ActionType::Allreduce:
-  case ActionType::Scan:
-  case ActionType::Exscan:
-  case ActionType::Alltoall:
-  case ActionType::Alltoallv:
-  case ActionType::Allgather:
-  case ActionType::Allgatherv:
-  case ActionType::Gather:
-  case ActionType::Gatherv:
-  case ActionType::Scatter:
-  case ActionType::Scatterv:
-  case ActionType::ReduceScatter:
-    return true;
-  default:
-    return false;
-  }
-}
-
 // Sorted (keyword, meaning) pairs, searched by string_view without allocating.
 const std::vector<std::pair<std::string, Keyword>>& keywords()
 {
@@ -82,7 +58,7 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
     for (int i = 0; i <= static_cast<int>(ActionType::Cancel); ++i) {
       auto type = static_cast<ActionType>(i);
       t.emplace_back(std::string(action_name(type)), Keyword{type, false});
-      if (has_nonblocking_form(type))
+      if (is_collective(type))
         t.emplace_back("i" + std::string(action_name(type)), Keyword{type, true});
     }
     std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
