@@ -7,7 +7,9 @@
 //                    L + sum(8775 / bw_link); the transfer progresses at
 //                    value * bw_factor(S).
 // Each flow also loads its reverse route with weight 0.05 (cross-traffic).
-// Only the connected component of links touched by a change is re-solved.
+// Only the connected component of links touched by a change is re-solved, and
+// the solve works on route groups: flows on one route share links, penalty and
+// bound, so max-min gives them one value; a group counts its flows.
 #include "net/CompletionHeap.hpp"
 #include "net/NetworkModel.hpp"
 #include "net/SmpiFactors.hpp"
@@ -25,6 +27,7 @@ constexpr double kWeightS = 8775.0;
 constexpr double kCrossTrafficWeight = 0.05;
 
 struct RouteInfo {
+  std::uint32_t id = 0;                            // index of its group
   std::vector<std::pair<int, double>> shared_uses; // (link, coefficient) on shared links
   std::vector<double> shared_weights;              // coefficient / penalty, per use
   double latency_s = 0;
@@ -41,21 +44,29 @@ struct Flow {
   double value = 0; // max-min variable; progress rate is value * factor
   double last_update = 0;
   FlowState state = FlowState::Free;
+  std::uint32_t group_pos = 0; // position in its group's flow list
+};
+
+// The active flows of one route: they get one max-min value.
+struct Group {
+  const RouteInfo* route = nullptr;
+  std::vector<std::uint32_t> flows;
+  std::vector<std::uint32_t> slot; // position in each used link's group list
+  std::uint32_t active_slot = 0;   // position in the list of groups sharing links
   std::uint32_t mark = 0;
-  std::uint32_t active_slot = 0;   // position in the list of flows sharing links
-  std::vector<std::uint32_t> slot; // position in each used link's flow list
+  double value = 0; // during a solve: -1 unfixed, -2 selected at this level
 };
 
 struct LinkUse {
-  std::uint32_t flow;
-  std::uint32_t use; // index into the flow's route shared_uses
+  std::uint32_t group;
+  std::uint32_t use; // index into the route's shared_uses
 };
 
 class SmpiNetwork final : public NetworkModel {
 public:
   SmpiNetwork(const Platform& platform, const NetworkOptions& options)
-      : platform_(platform), crosstraffic_(options.crosstraffic), link_flows_(platform.links().size()),
-        link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
+      : platform_(platform), crosstraffic_(options.crosstraffic), link_groups_(platform.links().size()), link_mark_(platform.links().size(), 0),
+        link_slot_(platform.links().size(), 0),
         link_dirty_(platform.links().size(), false), link_weight_sum_(platform.links().size(), 0.0),
         link_active_slot_(platform.links().size(), 0)
   {
@@ -149,7 +160,11 @@ private:
       info.bound = std::min(info.bound, kTcpGamma / (2.0 * info.latency_s));
     for (const auto& use : info.shared_uses)
       info.shared_weights.push_back(use.second / info.penalty);
-    return routes_.emplace(key, std::move(info)).first->second;
+    info.id = static_cast<std::uint32_t>(groups_.size());
+    const RouteInfo& stored = routes_.emplace(key, std::move(info)).first->second;
+    groups_.emplace_back();
+    groups_.back().route = &stored;
+    return stored;
   }
 
   void activate(std::uint32_t id, double now)
@@ -157,49 +172,67 @@ private:
     Flow& f = flows_[id];
     f.state = FlowState::Active;
     f.last_update = now;
-    if (f.route->shared_uses.empty()) {
+    const RouteInfo& route = *f.route;
+    if (route.shared_uses.empty()) {
       // no shared link: only the bound limits it (SimGrid: an empty route completes at once)
-      f.value = f.route->bound;
+      f.value = route.bound;
       double rate = f.value * f.factor;
       done_heap_.schedule(id, rate == kNever || rate <= 0 ? now : now + f.remaining / rate);
       return;
     }
-    f.slot.resize(f.route->shared_uses.size());
-    f.active_slot = static_cast<std::uint32_t>(active_flows_.size());
-    active_flows_.push_back(id);
-    for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
-      int link = f.route->shared_uses[u].first;
-      auto li = static_cast<std::size_t>(link);
-      auto& list = link_flows_[li];
-      if (list.empty()) {
-        link_active_slot_[li] = static_cast<std::uint32_t>(active_links_.size());
-        active_links_.push_back(link);
+    f.value = 0;
+    Group& g = groups_[route.id];
+    if (g.flows.empty()) {
+      g.slot.resize(route.shared_uses.size());
+      g.active_slot = static_cast<std::uint32_t>(active_groups_.size());
+      active_groups_.push_back(route.id);
+      for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
+        auto li = static_cast<std::size_t>(route.shared_uses[u].first);
+        auto& list = link_groups_[li];
+        if (list.empty()) {
+          link_active_slot_[li] = static_cast<std::uint32_t>(active_links_.size());
+          active_links_.push_back(route.shared_uses[u].first);
+        }
+        g.slot[u] = static_cast<std::uint32_t>(list.size());
+        list.push_back({route.id, u});
       }
-      f.slot[u] = static_cast<std::uint32_t>(list.size());
-      list.push_back({id, u});
-      link_weight_sum_[li] += f.route->shared_weights[u];
-      mark_dirty(link);
+    }
+    f.group_pos = static_cast<std::uint32_t>(g.flows.size());
+    g.flows.push_back(id);
+    for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
+      link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] += route.shared_weights[u];
+      mark_dirty(route.shared_uses[u].first);
     }
   }
 
   void detach(std::uint32_t id)
   {
     Flow& f = flows_[id];
-    if (f.slot.size() != f.route->shared_uses.size())
-      return; // never joined any link (no shared link on its route)
-    std::uint32_t a = f.active_slot;
-    active_flows_[a] = active_flows_.back();
-    flows_[active_flows_[a]].active_slot = a;
-    active_flows_.pop_back();
-    for (std::uint32_t u = 0; u < f.route->shared_uses.size(); ++u) {
-      int link = f.route->shared_uses[u].first;
-      auto li = static_cast<std::size_t>(link);
-      auto& list = link_flows_[li];
-      std::uint32_t at = f.slot[u];
-      list[at] = list.back();
-      flows_[list[at].flow].slot[list[at].use] = at;
+    const RouteInfo& route = *f.route;
+    if (route.shared_uses.empty())
+      return;
+    Group& g = groups_[route.id];
+    std::uint32_t at = f.group_pos;
+    g.flows[at] = g.flows.back();
+    flows_[g.flows[at]].group_pos = at;
+    g.flows.pop_back();
+    for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
+      link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -= route.shared_weights[u];
+      mark_dirty(route.shared_uses[u].first);
+    }
+    if (!g.flows.empty())
+      return;
+    std::uint32_t a = g.active_slot;
+    active_groups_[a] = active_groups_.back();
+    groups_[active_groups_[a]].active_slot = a;
+    active_groups_.pop_back();
+    for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
+      auto li = static_cast<std::size_t>(route.shared_uses[u].first);
+      auto& list = link_groups_[li];
+      std::uint32_t slot = g.slot[u];
+      list[slot] = list.back();
+      groups_[list[slot].group].slot[list[slot].use] = slot;
       list.pop_back();
-      link_weight_sum_[li] -= f.route->shared_weights[u];
       if (list.empty()) {
         link_weight_sum_[li] = 0; // no floating residue on an idle link
         std::uint32_t la = link_active_slot_[li];
@@ -207,9 +240,7 @@ private:
         link_active_slot_[static_cast<std::size_t>(active_links_[la])] = la;
         active_links_.pop_back();
       }
-      mark_dirty(link);
     }
-    f.slot.clear();
   }
 
   void mark_dirty(int link)
@@ -227,43 +258,42 @@ private:
       return;
     ++mark_;
     comp_links_.clear();
-    comp_flows_.clear();
+    comp_groups_.clear();
     for (int l : dirty_links_)
       link_dirty_[static_cast<std::size_t>(l)] = false;
     // When the components touched have lately been (nearly) every active
-    // flow, solving all of them at once gives the same allocation without the
+    // group, solving all of them at once gives the same allocation without the
     // search; every 32nd solve looks again.
     if (solve_all_ && (++solves_since_search_ & 31) != 0) {
       dirty_links_.clear();
-      comp_flows_ = active_flows_;
+      comp_groups_ = active_groups_;
       for (int l : active_links_)
         visit_link(l);
-      for (std::uint32_t fid : comp_flows_)
-        flows_[fid].mark = mark_;
+      for (std::uint32_t gid : comp_groups_)
+        groups_[gid].mark = mark_;
     } else {
       for (int l : dirty_links_)
         visit_link(l);
       dirty_links_.clear();
       search_component();
-      solve_all_ = comp_flows_.size() * 10 >= active_flows_.size() * 9;
+      solve_all_ = comp_groups_.size() * 10 >= active_groups_.size() * 9;
     }
-    if (comp_flows_.empty())
+    if (comp_groups_.empty())
       return;
     finish_solve();
   }
 
-  // Breadth-first over links and flows from the dirty links.
+  // Breadth-first over links and groups from the dirty links.
   void search_component()
   {
     for (std::size_t i = 0; i < comp_links_.size(); ++i)
-      for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[i])]) {
-        std::uint32_t fid = lu.flow;
-        Flow& f = flows_[fid];
-        if (f.mark == mark_)
+      for (const LinkUse& lu : link_groups_[static_cast<std::size_t>(comp_links_[i])]) {
+        Group& g = groups_[lu.group];
+        if (g.mark == mark_)
           continue;
-        f.mark = mark_;
-        comp_flows_.push_back(fid);
-        for (const auto& use : f.route->shared_uses)
+        g.mark = mark_;
+        comp_groups_.push_back(lu.group);
+        for (const auto& use : g.route->shared_uses)
           visit_link(use.first);
       }
   }
@@ -271,21 +301,23 @@ private:
   void finish_solve()
   {
     // bring remaining bytes up to now at the old rates
-    old_value_.resize(comp_flows_.size());
-    for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
-      Flow& f = flows_[comp_flows_[i]];
-      f.remaining = std::max(0.0, f.remaining - f.value * f.factor * (now_ - f.last_update));
-      f.last_update = now_;
-      old_value_[i] = f.value;
-    }
+    for (std::uint32_t gid : comp_groups_)
+      for (std::uint32_t fid : groups_[gid].flows) {
+        Flow& f = flows_[fid];
+        f.remaining = std::max(0.0, f.remaining - f.value * f.factor * (now_ - f.last_update));
+        f.last_update = now_;
+      }
     solve_maxmin();
-    for (std::size_t i = 0; i < comp_flows_.size(); ++i) {
-      std::uint32_t fid = comp_flows_[i];
-      Flow& f = flows_[fid];
-      if (f.value == old_value_[i] && f.value > 0)
-        continue; // same rate: its scheduled end still holds
-      double rate = f.value * f.factor;
-      done_heap_.schedule(fid, rate > 0 ? now_ + f.remaining / rate : kNever);
+    for (std::uint32_t gid : comp_groups_) {
+      double value = groups_[gid].value;
+      for (std::uint32_t fid : groups_[gid].flows) {
+        Flow& f = flows_[fid];
+        if (f.value == value && value > 0)
+          continue; // same rate: its scheduled end still holds
+        f.value = value;
+        double rate = value * f.factor;
+        done_heap_.schedule(fid, rate > 0 ? now_ + f.remaining / rate : kNever);
+      }
     }
   }
 
@@ -310,26 +342,27 @@ private:
     cap_.assign(nl, 0);
     usage_.assign(nl, 0);
     users_.assign(nl, 0);
-    // every flow on a component link is in the component: the running sums apply
+    // every group on a component link is in the component: the running sums apply
     for (std::size_t j = 0; j < nl; ++j) {
       auto li = static_cast<std::size_t>(comp_links_[j]);
       cap_[j] = platform_.links()[li].bandwidth_Bps;
       usage_[j] = link_weight_sum_[li];
-      users_[j] = static_cast<std::uint32_t>(link_flows_[li].size());
+      users_[j] = static_cast<std::uint32_t>(link_groups_[li].size());
     }
-    for (std::uint32_t fid : comp_flows_)
-      flows_[fid].value = -1; // unfixed
-    std::size_t unfixed = comp_flows_.size();
-    auto fix = [&](Flow& f, double value) {
-      f.value = value;
+    for (std::uint32_t gid : comp_groups_)
+      groups_[gid].value = -1; // unfixed
+    std::size_t unfixed = comp_groups_.size();
+    auto fix = [&](Group& g, double value) {
+      g.value = value;
       --unfixed;
-      const RouteInfo& route = *f.route;
+      double m = static_cast<double>(g.flows.size());
+      const RouteInfo& route = *g.route;
       for (std::size_t u = 0; u < route.shared_uses.size(); ++u) {
         std::size_t j = link_slot_[static_cast<std::size_t>(route.shared_uses[u].first)];
-        cap_[j] = std::max(0.0, cap_[j] - route.shared_uses[u].second * value);
-        usage_[j] -= route.shared_weights[u];
+        cap_[j] = std::max(0.0, cap_[j] - m * route.shared_uses[u].second * value);
+        usage_[j] -= m * route.shared_weights[u];
         if (--users_[j] == 0 || usage_[j] < 0)
-          usage_[j] = 0; // no floating residue once the last flow is fixed
+          usage_[j] = 0; // no floating residue once the last group is fixed
       }
     };
     constexpr double kTie = 1 + 1e-12;
@@ -340,55 +373,55 @@ private:
         if (usage_[j] > 0)
           lambda_c = std::min(lambda_c, cap_[j] / usage_[j]);
       double lambda_b = kNever;
-      for (std::uint32_t fid : comp_flows_) {
-        const Flow& f = flows_[fid];
-        if (f.value < 0 && f.route->bound < kNever)
-          lambda_b = std::min(lambda_b, f.route->bound * f.route->penalty);
+      for (std::uint32_t gid : comp_groups_) {
+        const Group& g = groups_[gid];
+        if (g.value < 0 && g.route->bound < kNever)
+          lambda_b = std::min(lambda_b, g.route->bound * g.route->penalty);
       }
       if (lambda_c == kNever && lambda_b == kNever) {
-        for (std::uint32_t fid : comp_flows_)
-          if (flows_[fid].value < 0)
-            fix(flows_[fid], 0);
+        for (std::uint32_t gid : comp_groups_)
+          if (groups_[gid].value < 0)
+            fix(groups_[gid], 0);
         break;
       }
-      // Select the flows this level fixes; when they are all that is left
+      // Select the groups this level fixes; when they are all that is left
       // (the usual last round) assign them without updating the links.
       selected_.clear();
       if (lambda_b <= lambda_c) {
-        for (std::uint32_t fid : comp_flows_) {
-          Flow& f = flows_[fid];
-          if (f.value == -1 && f.route->bound * f.route->penalty <= lambda_b * kTie) {
-            f.value = -2;
-            selected_.push_back(fid);
+        for (std::uint32_t gid : comp_groups_) {
+          Group& g = groups_[gid];
+          if (g.value == -1 && g.route->bound * g.route->penalty <= lambda_b * kTie) {
+            g.value = -2;
+            selected_.push_back(gid);
           }
         }
       } else {
         for (std::size_t j = 0; j < nl; ++j) {
           if (usage_[j] <= 0 || cap_[j] / usage_[j] > lambda_c * kTie)
             continue;
-          for (const LinkUse& lu : link_flows_[static_cast<std::size_t>(comp_links_[j])]) {
-            Flow& f = flows_[lu.flow];
-            if (f.value == -1) {
-              f.value = -2;
-              selected_.push_back(lu.flow);
+          for (const LinkUse& lu : link_groups_[static_cast<std::size_t>(comp_links_[j])]) {
+            Group& g = groups_[lu.group];
+            if (g.value == -1) {
+              g.value = -2;
+              selected_.push_back(lu.group);
             }
           }
         }
       }
-      auto level_value = [&](const Flow& f) {
-        return lambda_b <= lambda_c ? f.route->bound : lambda_c / f.route->penalty;
+      auto level_value = [&](const Group& g) {
+        return lambda_b <= lambda_c ? g.route->bound : lambda_c / g.route->penalty;
       };
       if (selected_.size() == unfixed) {
-        for (std::uint32_t fid : selected_)
-          flows_[fid].value = level_value(flows_[fid]);
+        for (std::uint32_t gid : selected_)
+          groups_[gid].value = level_value(groups_[gid]);
         break;
       }
-      for (std::uint32_t fid : selected_)
-        fix(flows_[fid], level_value(flows_[fid]));
+      for (std::uint32_t gid : selected_)
+        fix(groups_[gid], level_value(groups_[gid]));
       if (unfixed == before) // cannot happen with exact arithmetic; never loop forever
-        for (std::uint32_t fid : comp_flows_)
-          if (flows_[fid].value < 0)
-            fix(flows_[fid], std::min(flows_[fid].route->bound, lambda_c / flows_[fid].route->penalty));
+        for (std::uint32_t gid : comp_groups_)
+          if (groups_[gid].value < 0)
+            fix(groups_[gid], std::min(groups_[gid].route->bound, lambda_c / groups_[gid].route->penalty));
     }
   }
 
@@ -397,17 +430,18 @@ private:
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
-  std::vector<std::vector<LinkUse>> link_flows_;
+  std::vector<Group> groups_; // one per route, indexed by RouteInfo::id
+  std::vector<std::vector<LinkUse>> link_groups_;
   std::vector<std::uint32_t> link_mark_;
   std::vector<std::size_t> link_slot_;
   std::vector<bool> link_dirty_;
   std::vector<int> dirty_links_;
   std::vector<int> comp_links_;
-  std::vector<std::uint32_t> comp_flows_;
-  std::vector<double> cap_, usage_, old_value_;
+  std::vector<std::uint32_t> comp_groups_;
+  std::vector<double> cap_, usage_;
   std::vector<double> link_weight_sum_;          // running sum of coefficient / penalty of a link's flows
   std::vector<std::uint32_t> link_active_slot_;
-  std::vector<std::uint32_t> active_flows_;      // flows in their bandwidth phase on shared links
+  std::vector<std::uint32_t> active_groups_;     // groups with flows in their bandwidth phase
   std::vector<int> active_links_;                // links carrying at least one such flow
   bool solve_all_ = false;
   std::uint32_t solves_since_search_ = 0;
