@@ -27,6 +27,20 @@ constexpr int kSmpiAnyTag = -444;
 
 bool to_int(std::string_view s, long long& v)
 {
+  // the common case, a short run of digits, without library calls
+  if (!s.empty() && s.size() <= 18) {
+    std::size_t i = s[0] == '-' ? 1 : 0;
+    if (i < s.size()) {
+      long long x = 0;
+      std::size_t j = i;
+      while (j < s.size() && s[j] >= '0' && s[j] <= '9')
+        x = x * 10 + (s[j++] - '0');
+      if (j == s.size()) {
+        v = i ? -x : x;
+        return true;
+      }
+    }
+  }
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec == std::errc() && p == s.data() + s.size())
     return true;
@@ -69,15 +83,24 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
 
 const Keyword* find_keyword(std::string_view word)
 {
-  // views into the static table: hashing a string_view allocates nothing
-  static const std::unordered_map<std::string_view, const Keyword*> index = [] {
-    std::unordered_map<std::string_view, const Keyword*> m;
-    for (const auto& [name, keyword] : keywords())
-      m.emplace(name, &keyword);
-    return m;
+  // buckets by (first letter, length): a couple of comparisons per line
+  constexpr std::size_t kMaxLength = 24;
+  using Bucket = std::vector<const std::pair<std::string, Keyword>*>;
+  static const std::vector<Bucket> index = [] {
+    std::vector<Bucket> buckets(26 * (kMaxLength + 1));
+    for (const auto& entry : keywords()) {
+      const std::string& name = entry.first;
+      if (name.size() <= kMaxLength && name[0] >= 'a' && name[0] <= 'z')
+        buckets[static_cast<std::size_t>(name[0] - 'a') * (kMaxLength + 1) + name.size()].push_back(&entry);
+    }
+    return buckets;
   }();
-  auto it = index.find(word);
-  return it == index.end() ? nullptr : it->second;
+  if (word.empty() || word.size() > kMaxLength || word[0] < 'a' || word[0] > 'z')
+    return nullptr;
+  for (const auto* entry : index[static_cast<std::size_t>(word[0] - 'a') * (kMaxLength + 1) + word.size()])
+    if (entry->first == word)
+      return &entry->second;
+  return nullptr;
 }
 
 std::string expected_keywords()
