@@ -339,9 +339,10 @@ private:
   void solve_maxmin()
   {
     std::size_t nl = comp_links_.size();
-    cap_.assign(nl, 0);
-    usage_.assign(nl, 0);
-    users_.assign(nl, 0);
+    cap_.resize(nl);
+    usage_.resize(nl);
+    users_.resize(nl);
+    level_.resize(nl);
     // every group on a component link is in the component: the running sums apply
     for (std::size_t j = 0; j < nl; ++j) {
       auto li = static_cast<std::size_t>(comp_links_[j]);
@@ -368,10 +369,12 @@ private:
     constexpr double kTie = 1 + 1e-12;
     while (unfixed > 0) {
       std::size_t before = unfixed;
+      // each link's fill level, computed once per round
       double lambda_c = kNever;
-      for (std::size_t j = 0; j < nl; ++j)
-        if (usage_[j] > 0)
-          lambda_c = std::min(lambda_c, cap_[j] / usage_[j]);
+      for (std::size_t j = 0; j < nl; ++j) {
+        level_[j] = usage_[j] > 0 ? cap_[j] / usage_[j] : kNever;
+        lambda_c = std::min(lambda_c, level_[j]);
+      }
       double lambda_b = kNever;
       for (std::uint32_t gid : comp_groups_) {
         const Group& g = groups_[gid];
@@ -397,7 +400,7 @@ private:
         }
       } else {
         for (std::size_t j = 0; j < nl; ++j) {
-          if (usage_[j] <= 0 || cap_[j] / usage_[j] > lambda_c * kTie)
+          if (level_[j] > lambda_c * kTie)
             continue;
           for (const LinkUse& lu : link_groups_[static_cast<std::size_t>(comp_links_[j])]) {
             Group& g = groups_[lu.group];
@@ -438,7 +441,7 @@ private:
   std::vector<int> dirty_links_;
   std::vector<int> comp_links_;
   std::vector<std::uint32_t> comp_groups_;
-  std::vector<double> cap_, usage_;
+  std::vector<double> cap_, usage_, level_;
   std::vector<double> link_weight_sum_;          // running sum of coefficient / penalty of a link's flows
   std::vector<std::uint32_t> link_active_slot_;
   std::vector<std::uint32_t> active_groups_;     // groups with flows in their bandwidth phase
