@@ -538,7 +538,9 @@ static int world_or_local(MPI_Comm comm, int peer)
   (void)comm;
 }
 
-void rec_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+/* a send of any mode; request is NULL for the blocking ones */
+static void record_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request)
 {
   if (!T.active || T.depth > 1 || dest == MPI_PROC_NULL)
     return;
@@ -546,18 +548,19 @@ void rec_send(const char *kind, int count, MPI_Datatype type, int dest, int tag,
   T.msgs_sent++;
   T.bytes_sent += (unsigned long long)bytes;
   emit("%d %s %d %d %lld 6%s\n", T.rank, kind, dest, tag, bytes, comm_suffix(comm));
+  if (request)
+    remember(*request, REQ_SEND, dest, tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0, bytes);
+}
+
+void rec_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
+{
+  record_send(kind, count, type, dest, tag, comm, NULL);
 }
 
 void rec_isend(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
-  if (!T.active || T.depth > 1 || dest == MPI_PROC_NULL)
-    return;
-  long long bytes = type_bytes(count, type);
-  T.msgs_sent++;
-  T.bytes_sent += (unsigned long long)bytes;
-  emit("%d %s %d %d %lld 6%s\n", T.rank, kind, dest, tag, bytes, comm_suffix(comm));
-  remember(*request, REQ_SEND, dest, tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0, bytes);
+  record_send(kind, count, type, dest, tag, comm, request);
 }
 
 void rec_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
