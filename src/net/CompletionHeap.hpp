@@ -1,6 +1,6 @@
 #pragma once
 // A min-heap of (time, id) events with at most one event per id: scheduling an
-// id again moves its event, cancelling removes it. Ties on time are broken by
+// id again moves its event. Ties on time are broken by
 // the order of scheduling, so runs are deterministic.
 #include <cstdint>
 #include <limits>
@@ -31,13 +31,6 @@ public:
     else
       sift_down(i);
   }
-  /// Removes id's pending event, if any.
-  void cancel(std::uint32_t id)
-  {
-    if (id >= pos_.size() || pos_[id] == kAbsent)
-      return;
-    remove_at(pos_[id]);
-  }
   /// Earliest event time, or +inf.
   double top_time() const { return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_[0].time; }
   /// Pops the earliest event if it is at or before t.
@@ -49,7 +42,6 @@ public:
     remove_at(0);
     return true;
   }
-  bool empty() const { return heap_.empty(); }
 
 private:
   static constexpr std::size_t kAbsent = static_cast<std::size_t>(-1);

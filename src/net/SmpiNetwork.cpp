@@ -35,15 +35,12 @@ struct RouteInfo {
   double penalty = 0;      // sharing weight
 };
 
-enum class FlowState : std::uint8_t { Free, Latency, Active };
-
 struct Flow {
   const RouteInfo* route = nullptr;
   double remaining = 0;
   double factor = 1;
   double value = 0; // max-min variable; progress rate is value * factor
   double last_update = 0;
-  FlowState state = FlowState::Free;
   std::uint32_t group_pos = 0; // position in its group's flow list
 };
 
@@ -88,7 +85,6 @@ public:
     f.factor = smpi_bw_factor(bytes);
     f.value = 0;
     f.last_update = now;
-    f.state = FlowState::Latency;
     double latency = f.route->latency_s * smpi_lat_factor(bytes);
     if (latency > 0) {
       latency_heap_.schedule(id, now + latency);
@@ -109,9 +105,7 @@ public:
     now_ = t;
     std::uint32_t id;
     while (done_heap_.pop_until(t, id)) {
-      Flow& f = flows_[id];
       detach(id);
-      f.state = FlowState::Free;
       free_.push_back(id);
       completed.push_back(id);
     }
@@ -170,7 +164,6 @@ private:
   void activate(std::uint32_t id, double now)
   {
     Flow& f = flows_[id];
-    f.state = FlowState::Active;
     f.last_update = now;
     const RouteInfo& route = *f.route;
     if (route.shared_uses.empty()) {

@@ -76,19 +76,19 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     double s_cpu = model.work_flops / (s * n * h.speed_flops);                                              // eq. 3, 6
     Nic nic = nic_of(platform, host);
     double s_net = m * nic.per_byte_s * model.net_constant; // eq. 4, 5, 7 (T_s = 0 in the queue)
-    net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores});
+    net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores, {}});
     if (model.duplex_nic) {
       // messages leaving and entering node i queue apart, each direction
       // visited n_i/n (n-n_i)/n times (the two terms of eq. 9)
-      net.stations.push_back({h.name + ".net-out", StationKind::Queue, v_net / 2 * s_net, 1});
-      net.stations.push_back({h.name + ".net-in", StationKind::Queue, v_net / 2 * s_net, 1});
+      net.stations.push_back({h.name + ".net-out", StationKind::Queue, v_net / 2 * s_net, 1, {}});
+      net.stations.push_back({h.name + ".net-in", StationKind::Queue, v_net / 2 * s_net, 1, {}});
     } else {
-      net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1});
+      net.stations.push_back({h.name + ".net", StationKind::Queue, v_net * s_net, 1, {}});
     }
     // the start-up time the paper sets to 0: paid by every remote message but
     // pipelined, so a delay rather than a share of the NIC
     if (model.latency_delay && nic.startup_s > 0 && v_net > 0)
-      net.stations.push_back({h.name + ".latency", StationKind::Delay, v_net * nic.startup_s, 1});
+      net.stations.push_back({h.name + ".latency", StationKind::Delay, v_net * nic.startup_s, 1, {}});
   }
   return net;
 }
@@ -219,10 +219,13 @@ nlohmann::json curve_json(const Curve& c) { return {{"form", curve_form_name(c.f
 Curve curve_from(const nlohmann::json& j, const std::string& where)
 {
   Curve c;
-  c.form = curve_form_from_name(j.at("form").get<std::string>());
+  try {
+    c.form = curve_form_from_name(j.at("form").get<std::string>());
+  } catch (const Error& e) {
+    fail_in(where, e.what());
+  }
   c.a = j.at("a").get<double>();
   c.b = j.at("b").get<double>();
-  (void)where;
   return c;
 }
 

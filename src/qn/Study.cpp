@@ -183,7 +183,6 @@ GroupChoice best_group(const QueueingModel& model, const Platform& platform, int
     group.push_back(chosen);
   }
   consider(group);
-  best.exhaustive = false;
   return best;
 }
 

@@ -15,6 +15,7 @@ enum class OpCode : std::uint8_t {
   Irecv,     ///< non-blocking receive
   WaitKey,   ///< wait for the oldest trace request with key (peer=src, peer2=dst, tag)
   TestKey,   ///< test the oldest trace request with that key (costs smpi/test)
+  TestCheck, ///< after a test's smpi/test delay: see whether its request completed
   CancelKey, ///< cancel the oldest trace request with that key
   WaitAll,   ///< wait for every pending trace request
   WaitAny,   ///< wait for one pending trace request (the first to complete); sync = waitsome: all completed
@@ -35,6 +36,7 @@ struct MicroOp {
   std::int32_t peer = 0;
   std::int32_t peer2 = 0;
   std::int32_t tag = 0;
+  std::int32_t comm = 0;    ///< communicator handle of a request key (wait, test, cancel)
   std::uint64_t bytes = 0;
   double value = 0;
 };

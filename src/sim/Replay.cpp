@@ -390,7 +390,7 @@ private:
       op.peer = a.partner;
       op.peer2 = a.partner2;
       op.tag = a.tag;
-      op.bytes = static_cast<std::uint64_t>(a.comm);
+      op.comm = a.comm;
       ops.push_back(op);
       return;
     case ActionType::Waitall:
@@ -636,6 +636,9 @@ private:
     case OpCode::TestKey:
       test(e, op);
       return;
+    case OpCode::TestCheck:
+      test_check(rank);
+      return;
     case OpCode::CancelKey:
       cancel(rank, op);
       return;
@@ -673,9 +676,8 @@ private:
 
   std::vector<Pending>::iterator find_pending(Rank& rank, const MicroOp& op)
   {
-    int comm = static_cast<int>(op.bytes);
     return std::find_if(rank.pending.begin(), rank.pending.end(), [&](const Pending& p) {
-      return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag && p.comm == comm;
+      return p.src == op.peer && p.dst == op.peer2 && p.tag == op.tag && p.comm == op.comm;
     });
   }
 
@@ -748,30 +750,32 @@ private:
   {
     Exec& x = exec(e);
     Rank& rank = rank_of(x);
-    if (op.peer == -3) { // the continuation, after the sleep
-      Pending entry = rank.test_entry;
-      if (requests_[entry.req].complete) {
-        release(entry.req);
-        entry.req = kNone;
-        test_sleeps_ = 1;
-      } else {
-        ++test_sleeps_;
-      }
-      rank.pending.push_back(entry);
-      return;
-    }
     auto it = find_pending(rank, op);
     if (it == rank.pending.end() || it->req == kNone)
       return;
     rank.test_entry = *it;
     rank.pending.erase(it);
     MicroOp check;
-    check.code = OpCode::TestKey;
-    check.peer = -3;
+    check.code = OpCode::TestCheck;
     x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), check);
     x.status = Status::Sleeping;
     x.block_start = now_;
     timers_.schedule(e, now_ + test_sleeps_ * options_.test_cost_s);
+  }
+
+  // The second half of a test, after its delay: a completed request leaves a
+  // null request for the wait that follows; an incomplete one goes back.
+  void test_check(Rank& rank)
+  {
+    Pending entry = rank.test_entry;
+    if (requests_[entry.req].complete) {
+      release(entry.req);
+      entry.req = kNone;
+      test_sleeps_ = 1;
+    } else {
+      ++test_sleeps_;
+    }
+    rank.pending.push_back(entry);
   }
 
   std::uint32_t new_request()
@@ -971,7 +975,7 @@ private:
     case Status::Sleeping:
       if (!main)
         break;
-      if (x.next_op < x.ops.size() && x.ops[x.next_op].code == OpCode::TestKey && x.ops[x.next_op].peer == -3) {
+      if (x.next_op < x.ops.size() && x.ops[x.next_op].code == OpCode::TestCheck) {
         rank.report.communicate_s += spent;
         span(r, SpanKind::Communicate, x.block_start, now_);
       } else {

@@ -72,8 +72,11 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
     for (int i = 0; i <= static_cast<int>(ActionType::Cancel); ++i) {
       auto type = static_cast<ActionType>(i);
       t.emplace_back(std::string(action_name(type)), Keyword{type, false});
-      if (is_collective(type))
-        t.emplace_back("i" + std::string(action_name(type)), Keyword{type, true});
+      if (is_collective(type)) {
+        std::string name(1, 'i');
+        name.append(action_name(type));
+        t.emplace_back(std::move(name), Keyword{type, true});
+      }
     }
     std::sort(t.begin(), t.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     return t;

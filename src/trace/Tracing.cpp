@@ -101,7 +101,8 @@ std::string last_line(const std::string& path)
 
 } // namespace
 
-int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
+TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
+                     const std::string& mpi)
 {
   if (command.empty())
     throw Error("perfcast trace: no command to run (expected: perfcast trace -o DIR -- mpirun -np 4 ./app)");
@@ -174,9 +175,9 @@ int run_traced(const std::string& dir, bool force, const std::vector<std::string
   sigaction(SIGTERM, &old_term, nullptr);
   child_pid = -1;
   int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-  RunProfile profile = read_run_profile(out.string());
-  write_trace_index_and_profile(profile);
-  return exit_code;
+  TracedRun run{exit_code, read_run_profile(out.string())};
+  write_trace_index_and_profile(run.profile);
+  return run;
 }
 
 RunProfile read_run_profile(const std::string& dir)

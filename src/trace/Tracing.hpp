@@ -18,14 +18,6 @@ std::string detect_mpi(const std::string& command);
 /// there is none.
 std::string find_tracer_library(const std::string& mpi = "openmpi");
 
-/// Runs `command` (e.g. mpirun -np 4 ./app) with the tracer preloaded, writing
-/// into `dir`; refuses an existing non-empty directory unless `force`. SIGINT
-/// and SIGTERM are passed on to the command. Afterwards writes the index
-/// (trace.txt) and the run profile (profile.json). Returns the command's exit
-/// status (128 + signal when it was killed).
-int run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
-               const std::string& mpi = "auto");
-
 struct RankProfile {
   int rank = 0;
   std::string host;
@@ -45,6 +37,18 @@ struct RunProfile {
   bool complete = false;
   double wall_s = 0; ///< slowest rank
 };
+
+/// Runs `command` (e.g. mpirun -np 4 ./app) with the tracer preloaded, writing
+/// into `dir`; refuses an existing non-empty directory unless `force`. SIGINT
+/// and SIGTERM are passed on to the command. Afterwards writes the index
+/// (trace.txt) and the run profile (profile.json), and returns that profile
+/// with the command's exit status (128 + signal when it was killed).
+struct TracedRun {
+  int status = 0;
+  RunProfile profile;
+};
+TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
+                     const std::string& mpi = "auto");
 
 /// Reads a trace directory written by the tracer; throws Error naming what is missing.
 RunProfile read_run_profile(const std::string& dir);

@@ -269,8 +269,7 @@ int run_compare(const ModelArgs& a)
 
 int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
 {
-  int status = run_traced(dir, force, command, mpi);
-  RunProfile profile = read_run_profile(dir);
+  auto [status, profile] = run_traced(dir, force, command, mpi);
   std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
                            profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
   if (!profile.complete)

@@ -532,11 +532,8 @@ void rec_finalize(void)
 
 void rec_abort(void) { mark_incomplete("MPI_Abort"); }
 
-static int world_or_local(MPI_Comm comm, int peer)
-{
-  return peer == MPI_ANY_SOURCE ? -1 : peer;
-  (void)comm;
-}
+/* a source as the trace writes it: -1 for any source */
+static int trace_source(int source) { return source == MPI_ANY_SOURCE ? -1 : source; }
 
 /* a send of any mode; request is NULL for the blocking ones */
 static void record_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
@@ -573,7 +570,7 @@ void rec_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, 
     emit("%d recv -1 %d %lld 6 src=%d%s\n", T.rank, tag == MPI_ANY_TAG ? -1 : tag, type_bytes(count, type),
          status->MPI_SOURCE, comm_suffix(comm));
   else
-    emit("%d recv %d %d %lld 6%s\n", T.rank, world_or_local(comm, source), tag == MPI_ANY_TAG ? -1 : tag,
+    emit("%d recv %d %d %lld 6%s\n", T.rank, trace_source(source), tag == MPI_ANY_TAG ? -1 : tag,
          type_bytes(count, type), comm_suffix(comm));
 }
 
@@ -581,7 +578,7 @@ void rec_irecv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
 {
   if (!T.active || T.depth > 1 || source == MPI_PROC_NULL)
     return;
-  int peer = world_or_local(comm, source);
+  int peer = trace_source(source);
   emit("%d irecv %d %d %lld 6%s\n", T.rank, peer, tag == MPI_ANY_TAG ? -1 : tag, type_bytes(count, type),
        comm_suffix(comm));
   remember(*request, REQ_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0,
@@ -600,7 +597,7 @@ void rec_sendrecv(int sendcount, MPI_Datatype sendtype, int dest, int sendtag, i
   T.bytes_sent += (unsigned long long)sb;
   count_received(status, type_bytes(recvcount, recvtype));
   emit("%d sendRecv %lld %d %lld %d 6 6%s\n", T.rank, sb, dest, type_bytes(recvcount, recvtype),
-       world_or_local(comm, source), comm_suffix(comm));
+       trace_source(source), comm_suffix(comm));
 }
 
 static void completed(struct pending p, MPI_Status *status)
@@ -685,14 +682,13 @@ void rec_testany(int count, MPI_Request *saved, int *index, int *flag, MPI_Statu
     rec_waitany(count, saved, index, status);
 }
 
-static void emit_counts(const char *name, MPI_Comm comm, const int *counts, MPI_Datatype type, int root, int is_root)
+/* per-rank byte counts of a v-collective; zeros where the counts are not significant (non-root) */
+static void emit_counts(MPI_Comm comm, const int *counts, MPI_Datatype type, int significant)
 {
-  (void)name;
-  (void)root;
   int n = 0;
   PMPI_Comm_size(comm, &n);
   for (int i = 0; i < n; ++i)
-    emit(" %lld", (counts && is_root) ? type_bytes(counts[i], type) : 0);
+    emit(" %lld", (counts && significant) ? type_bytes(counts[i], type) : 0);
 }
 
 void rec_cancel(MPI_Request request)
@@ -742,23 +738,23 @@ void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, i
       rsum += type_bytes(recvcounts[i], rtype);
     }
     emit(" %lld", ssum);
-    emit_counts(name, comm, sendcounts, stype, -1, 1);
+    emit_counts(comm, sendcounts, stype, 1);
     emit(" %lld", rsum);
-    emit_counts(name, comm, recvcounts, rtype, -1, 1);
+    emit_counts(comm, recvcounts, rtype, 1);
     emit(" 6 6");
   } else if (!strcmp(base, "allgatherv")) {
     emit(" %lld", sb);
-    emit_counts(name, comm, recvcounts, rtype, -1, 1);
+    emit_counts(comm, recvcounts, rtype, 1);
     emit(" 6 6");
   } else if (!strcmp(base, "gatherv")) {
     emit(" %lld", sb);
-    emit_counts(name, comm, recvcounts, rtype, root, is_root);
+    emit_counts(comm, recvcounts, rtype, is_root);
     emit(" %d 6 6", root);
   } else if (!strcmp(base, "scatterv")) {
-    emit_counts(name, comm, sendcounts, stype, root, is_root);
+    emit_counts(comm, sendcounts, stype, is_root);
     emit(" %lld %d 6 6", rb, root);
   } else if (!strcmp(base, "reducescatter")) {
-    emit_counts(name, comm, recvcounts, rtype, -1, 1);
+    emit_counts(comm, recvcounts, rtype, 1);
     emit(" 0 6");
   }
   emit("%s\n", comm_suffix(comm));
