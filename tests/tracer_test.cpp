@@ -15,10 +15,13 @@ namespace {
 
 const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
 
-std::string build_app(const test::TempDir& dir, const std::string& source)
+// Compiles examples/apps/SOURCE with an MPI compiler wrapper; extra flags last.
+std::string build_app(const test::TempDir& dir, const std::string& source, const std::string& compiler = "mpicc",
+                      const std::string& extra = "")
 {
   std::string exe = dir.path() + "/" + std::filesystem::path(source).stem().string();
-  auto r = test::run_command(fmt::format("mpicc -O2 -o {} {}/examples/apps/{}", exe, test::source_dir(), source));
+  auto r = test::run_command(
+      fmt::format("{} -O2 -o {} {}/examples/apps/{} {}", compiler, exe, test::source_dir(), source, extra));
   EXPECT_EQ(r.status, 0) << r.output;
   return exe;
 }
@@ -156,10 +159,7 @@ TEST_F(Tracer, FortranProgramsAreTracedThroughTheirBindings)
   ASSERT_EQ(test::run_command("command -v mpifort").status, 0) << "mpifort (gfortran) is required";
   test::TempDir dir;
   for (const char* program : {"ring", "halo"}) {
-    std::string exe = dir.path() + "/" + program;
-    auto build = test::run_command(fmt::format("mpifort -O2 -o {} {}/examples/apps/{}.f90", exe, test::source_dir(),
-                                               program));
-    ASSERT_EQ(build.status, 0) << build.output;
+    std::string exe = build_app(dir, std::string(program) + ".f90", "mpifort");
     std::string out = dir.path() + "/trace-" + program;
     auto r = traced(out, exe + " 3 64", 3);
     ASSERT_EQ(r.status, 0) << r.output;
@@ -244,10 +244,7 @@ TEST_F(Tracer, MpichProgramsAreTracedWithTheMpichBuild)
 #endif
   ASSERT_EQ(test::run_command("command -v mpicc.mpich && command -v mpirun.mpich").status, 0) << "MPICH is required";
   test::TempDir dir;
-  std::string exe = dir.path() + "/stencil";
-  auto build = test::run_command(fmt::format("mpicc.mpich -O2 -o {} {}/examples/apps/stencil2d.c", exe,
-                                             test::source_dir()));
-  ASSERT_EQ(build.status, 0) << build.output;
+  std::string exe = build_app(dir, "stencil2d.c", "mpicc.mpich");
   std::string out = dir.path() + "/trace";
   // the launcher names MPICH: perfcast picks libperfcast_tracer_mpich.so
   auto r = test::run_command(fmt::format("{} trace -o {} -- mpirun.mpich -np 4 {} 10 64", test::perfcast_binary(), out,
@@ -268,12 +265,8 @@ TEST_F(Tracer, NonBlockingCollectivesAndALinkedTracer)
 {
   test::TempDir dir;
   // linked instead of preloaded: the program's MPI calls resolve to the tracer first
-  std::string exe = dir.path() + "/nbcoll";
   std::string lib = std::filesystem::path(PERFCAST_TRACER).parent_path().string();
-  auto build = test::run_command(fmt::format("mpicc -O2 -o {} {}/examples/apps/nbcoll.c -L{} -lperfcast_tracer "
-                                             "-Wl,-rpath,{}",
-                                             exe, test::source_dir(), lib, lib));
-  ASSERT_EQ(build.status, 0) << build.output;
+  std::string exe = build_app(dir, "nbcoll.c", "mpicc", fmt::format("-L{} -lperfcast_tracer -Wl,-rpath,{}", lib, lib));
   std::string out = dir.path() + "/trace";
   std::filesystem::create_directories(out);
   auto r = test::run_command(fmt::format("{} PERFCAST_TRACE_DIR={} mpirun --oversubscribe -np 4 {} 2 64", kMpiEnv, out,
