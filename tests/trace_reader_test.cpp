@@ -3,6 +3,7 @@
 #include "trace/TraceWriter.hpp"
 
 #include <fstream>
+#include <random>
 #include "TestUtil.hpp"
 
 #include <gtest/gtest.h>
@@ -164,4 +165,74 @@ TEST(TraceWriter, RoundTripsEveryActionThroughTheReader)
   EXPECT_EQ(text, lines);
   TraceIndex t = read_trace_index(writer.index_path());
   EXPECT_EQ(t.ranks(), 2);
+}
+
+// The one-pass fast path must agree with the general parser wherever it takes
+// a line, and must leave to it every line it cannot read exactly.
+namespace {
+bool same_action(const Action& a, const Action& b)
+{
+  return a.type == b.type && a.rank == b.rank && a.partner == b.partner && a.partner2 == b.partner2 && a.tag == b.tag &&
+         a.comm == b.comm && a.nonblocking == b.nonblocking && a.value == b.value && a.color == b.color &&
+         a.key == b.key && a.bytes == b.bytes && a.recv_bytes == b.recv_bytes && a.send_counts == b.send_counts &&
+         a.recv_counts == b.recv_counts;
+}
+} // namespace
+
+TEST(TraceReader, FastPathAgreesWithGeneralParser)
+{
+  const std::vector<std::string> seeds = {
+      "3 send 1 0 128 0", "3 isend 2 7 1024", "3 recv 1 0 128 0", "3 irecv 0 5 10 2", "3 ssend 1 3 4 6",
+      "3 issend 1 3 4", "3 compute 81920", "3 compute 1e6", "3 sleep 2", "3 wait 3 1 0", "3 test 1 3 7",
+      "3 waitall 6", "3 waitall", "3 waitany 2", "3 waitsome 3", "3 allreduce 1 0 0", "3 allreduce 16 100",
+      "3 scan 4 10 1", "3 exscan 4 10", "3 bcast 100", "3 bcast 100 2", "3 bcast 100 2 1", "3 reduce 8 50",
+      "3 reduce 8 50 1", "3 reduce 8 50 1 0", "3 barrier", "3 finalize", "3 init", "3 init 0",
+      "3 recv -333 0 8 0", "3 recv 1 -444 8", "3 send @ 4 8", "3 send 1 0 8 0 comm=2", "3 irecv -1 0 8 src=2",
+      "3 send 1 0 8 99", "3 send 9 0 8", "3 send 1 0", "3 send 1 0 8 0 0", "3 compute 12.5",
+      "3 compute 1234567890123456", "3 send 1 2147483648 8", "  3   send\t1 0 8 0\r", "# comment", "",
+      "3 ibcast 10", "3 alltoall 4 4", "3 gather 1 1 0", "3 comm_split 2 0 1", "9 send 1 0 8", "3 sendx 1 0 8",
+      "3 barrier 1", "3 wait 3 1 -2", "3 compute -5", "3 send 01 0 8", "3 send 1 0 08 0"};
+  std::mt19937 rng(12345);
+  std::vector<std::string> lines = seeds;
+  const std::string alphabet = "0123456789 -.e@#\t\r=abcdflmnoprstuvwy";
+  for (const auto& seed : seeds)
+    for (int k = 0; k < 60; ++k) {
+      std::string m = seed;
+      int edits = 1 + static_cast<int>(rng() % 3);
+      for (int e = 0; e < edits && !m.empty(); ++e) {
+        std::size_t at = rng() % m.size();
+        switch (rng() % 3) {
+        case 0: m[at] = alphabet[rng() % alphabet.size()]; break;
+        case 1: m.erase(at, 1); break;
+        default: m.insert(at, 1, alphabet[rng() % alphabet.size()]); break;
+        }
+      }
+      lines.push_back(m);
+    }
+  int fast_taken = 0;
+  for (const auto& line : lines)
+    for (int dt : {6, 0}) {
+      Action fast, general;
+      general.send_counts = {1, 2}; // stale content from an earlier line must not survive
+      fast.send_counts = {1, 2};
+      int dt_general = dt;
+      std::vector<std::string_view> tokens;
+      std::string error;
+      bool took = parse_trace_line_fast(line, 4, dt, fast);
+      bool parsed = parse_trace_line_general(line, 4, dt_general, general, tokens, error);
+      if (!took)
+        continue;
+      ++fast_taken;
+      ASSERT_TRUE(parsed) << "'" << line << "'";
+      ASSERT_EQ(error, "") << "'" << line << "': fast path accepted a line the general parser rejects";
+      ASSERT_TRUE(same_action(fast, general)) << "'" << line << "'";
+      ASSERT_EQ(dt_general, dt) << "'" << line << "'";
+    }
+  // the common shapes go through the fast path
+  EXPECT_GT(fast_taken, 40);
+  Action a;
+  EXPECT_TRUE(parse_trace_line_fast("3 isend 2 7 1024 0", 4, 6, a));
+  EXPECT_EQ(a.bytes, 8192u);
+  EXPECT_FALSE(parse_trace_line_fast("3 send 1 0 8 0 comm=2", 4, 6, a));
+  EXPECT_FALSE(parse_trace_line_fast("3 recv -333 0 8 0", 4, 6, a));
 }

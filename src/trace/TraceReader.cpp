@@ -435,10 +435,183 @@ private:
   std::string& error_;
 };
 
+// The fast path: the common, well-formed lines of a trace, read in one pass
+// without tokenizing. Anything it does not fully understand (signs, decimals,
+// extension tokens, a datatype it cannot check, extra arguments) it leaves to
+// the general parser, which also writes the error messages.
+class FastLine {
+public:
+  explicit FastLine(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+
+  // Skips blanks; true when something follows.
+  bool more()
+  {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r'))
+      ++p_;
+    return p_ < end_;
+  }
+  // An unsigned integer of 1 to 15 digits ending at a blank or the end of line.
+  bool uint(std::uint64_t& v)
+  {
+    if (!more())
+      return false;
+    const char* q = p_;
+    std::uint64_t x = 0;
+    while (q < end_ && static_cast<unsigned char>(*q - '0') < 10)
+      x = x * 10 + static_cast<std::uint64_t>(*q++ - '0');
+    if (q == p_ || q - p_ > 15 || (q < end_ && *q != ' ' && *q != '\t' && *q != '\r'))
+      return false;
+    p_ = q;
+    v = x;
+    return true;
+  }
+  bool word(std::string_view& w)
+  {
+    if (!more())
+      return false;
+    const char* q = p_;
+    while (q < end_ && ((*q >= 'a' && *q <= 'z') || *q == '_'))
+      ++q;
+    if (q == p_ || (q < end_ && *q != ' ' && *q != '\t' && *q != '\r'))
+      return false;
+    w = std::string_view(p_, static_cast<std::size_t>(q - p_));
+    p_ = q;
+    return true;
+  }
+  // Reads up to `max` integers; false if anything else is on the line.
+  bool uints(std::uint64_t* v, int max, int& n)
+  {
+    n = 0;
+    while (more()) {
+      if (n == max || !uint(v[n]))
+        return false;
+      ++n;
+    }
+    return true;
+  }
+
+private:
+  const char* p_;
+  const char* end_;
+};
+
 } // namespace
+
+bool parse_trace_line_fast(std::string_view line, int world_size, int default_datatype, Action& out)
+{
+  FastLine in(line);
+  std::uint64_t rank = 0;
+  std::string_view name;
+  if (!in.uint(rank) || rank >= static_cast<std::uint64_t>(world_size) || !in.word(name))
+    return false;
+  const Keyword* keyword = find_keyword(name);
+  if (!keyword || keyword->nonblocking)
+    return false;
+  std::uint64_t v[4] = {0, 0, 0, 0};
+  int n = 0;
+  if (!in.uints(v, 4, n))
+    return false;
+  const auto W = static_cast<std::uint64_t>(world_size);
+  auto dt_size = [&](int at) { return n > at ? (v[at] < 64 ? datatype_size(static_cast<int>(v[at])) : -1) : datatype_size(default_datatype); };
+  Action& a = out;
+  a.partner = a.partner2 = a.tag = 0;
+  a.value = 0;
+  a.bytes = a.recv_bytes = 0;
+  switch (keyword->type) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv: {
+    int size = dt_size(3);
+    if (n < 3 || v[0] >= W || v[1] > 0x7fffffff || size < 0)
+      return false;
+    a.partner = static_cast<std::int32_t>(v[0]);
+    a.tag = static_cast<std::int32_t>(v[1]);
+    a.bytes = v[2] * static_cast<std::uint64_t>(size);
+    break;
+  }
+  case ActionType::Compute:
+  case ActionType::Sleep:
+    if (n != 1)
+      return false;
+    a.value = static_cast<double>(v[0]); // exact: at most 15 digits
+    break;
+  case ActionType::Wait:
+  case ActionType::Test:
+    if (n != 3 || v[0] >= W || v[1] >= W || v[2] > 0x7fffffff)
+      return false;
+    a.partner = static_cast<std::int32_t>(v[0]);
+    a.partner2 = static_cast<std::int32_t>(v[1]);
+    a.tag = static_cast<std::int32_t>(v[2]);
+    break;
+  case ActionType::Waitall:
+  case ActionType::Waitany:
+  case ActionType::Waitsome:
+    if (n > 1)
+      return false;
+    a.bytes = v[0];
+    break;
+  case ActionType::Allreduce:
+  case ActionType::Scan:
+  case ActionType::Exscan: {
+    int size = dt_size(2);
+    if (n < 2 || n > 3 || size < 0)
+      return false;
+    a.value = static_cast<double>(v[1]);
+    a.bytes = v[0] * static_cast<std::uint64_t>(size);
+    break;
+  }
+  case ActionType::Bcast: {
+    int size = dt_size(2);
+    if (n < 1 || (n > 1 && v[1] >= W) || size < 0)
+      return false;
+    a.partner = static_cast<std::int32_t>(v[1]);
+    a.bytes = v[0] * static_cast<std::uint64_t>(size);
+    break;
+  }
+  case ActionType::Reduce: {
+    int size = dt_size(3);
+    if (n < 2 || (n > 2 && v[2] >= W) || size < 0)
+      return false;
+    a.value = static_cast<double>(v[1]);
+    a.partner = static_cast<std::int32_t>(v[2]);
+    a.bytes = v[0] * static_cast<std::uint64_t>(size);
+    break;
+  }
+  case ActionType::Barrier:
+  case ActionType::Finalize:
+    if (n != 0)
+      return false;
+    break;
+  default:
+    return false;
+  }
+  a.type = keyword->type;
+  a.nonblocking = false;
+  a.rank = static_cast<std::int32_t>(rank);
+  a.comm = 0;
+  a.color = a.key = 0;
+  if (!a.send_counts.empty())
+    a.send_counts.clear();
+  if (!a.recv_counts.empty())
+    a.recv_counts.clear();
+  return true;
+}
 
 bool parse_trace_line(std::string_view line, int world_size, int& default_datatype, Action& out,
                       std::vector<std::string_view>& tokens, std::string& error)
+{
+  if (parse_trace_line_fast(line, world_size, default_datatype, out)) {
+    error.clear();
+    return true;
+  }
+  return parse_trace_line_general(line, world_size, default_datatype, out, tokens, error);
+}
+
+bool parse_trace_line_general(std::string_view line, int world_size, int& default_datatype, Action& out,
+                              std::vector<std::string_view>& tokens, std::string& error)
 {
   tokens.clear();
   std::size_t i = 0;

@@ -61,5 +61,11 @@ private:
 /// Returns false for blank and comment lines.
 bool parse_trace_line(std::string_view line, int world_size, int& default_datatype, Action& out,
                       std::vector<std::string_view>& tokens, std::string& error);
+/// The one-pass fast path of parse_trace_line for common well-formed lines;
+/// false (out partly written) when the line needs the general parser.
+bool parse_trace_line_fast(std::string_view line, int world_size, int default_datatype, Action& out);
+/// parse_trace_line without the fast path (the two are compared in the tests).
+bool parse_trace_line_general(std::string_view line, int world_size, int& default_datatype, Action& out,
+                              std::vector<std::string_view>& tokens, std::string& error);
 
 } // namespace perfcast
