@@ -5,6 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <tuple>
+
 using namespace perfcast;
 
 namespace {
@@ -132,4 +138,205 @@ TEST(LogGpNetwork, ContentionFree)
   net->advance(t, done);
   EXPECT_NEAR(t, expected, 1e-15);
   EXPECT_EQ(done.size(), 2u);
+}
+
+// An independent, deliberately plain implementation of the same model: one
+// max-min variable per flow (no route groups, no virtual progress, no solution
+// cache), every flow's remaining bytes advanced at every event.
+namespace {
+
+struct RefFlow {
+  std::vector<std::pair<int, double>> uses; // (link, coefficient) on shared links
+  double bound = kNever, penalty = 0, factor = 1, remaining = 0, active_at = 0, end = -1;
+  bool active = false;
+};
+
+std::vector<double> reference_completions(const Platform& p, const std::vector<std::tuple<int, int, double, double>>& msgs)
+{
+  std::vector<RefFlow> flows;
+  for (const auto& [src, dst, bytes, at] : msgs) {
+    RefFlow f;
+    Route r = p.route(src, dst);
+    f.penalty = r.latency_s;
+    auto add = [&](int l, double c) {
+      const Link& link = p.links()[static_cast<std::size_t>(l)];
+      if (link.sharing == SharingPolicy::Fatpipe) {
+        f.bound = std::min(f.bound, link.bandwidth_Bps / c);
+        return;
+      }
+      for (auto& u : f.uses)
+        if (u.first == l) {
+          u.second += c;
+          return;
+        }
+      f.uses.emplace_back(l, c);
+    };
+    for (int l : r.links) {
+      f.bound = std::min(f.bound, p.links()[static_cast<std::size_t>(l)].bandwidth_Bps);
+      f.penalty += 8775.0 / p.links()[static_cast<std::size_t>(l)].bandwidth_Bps;
+      add(l, 1.0);
+    }
+    for (int l : p.route(dst, src).links)
+      add(l, 0.05);
+    if (r.latency_s > 0)
+      f.bound = std::min(f.bound, 4194304.0 / (2 * r.latency_s));
+    f.factor = smpi_bw_factor(bytes);
+    f.remaining = bytes;
+    f.active_at = at + r.latency_s * smpi_lat_factor(bytes);
+    flows.push_back(f);
+  }
+  double now = 0;
+  std::size_t left = flows.size();
+  std::vector<double> rate(flows.size(), 0);
+  while (left > 0) {
+    for (auto& f : flows)
+      if (!f.active && f.end < 0 && f.active_at <= now)
+        f.active = true;
+    // progressive filling over the active flows
+    std::vector<double> cap(p.links().size());
+    for (std::size_t l = 0; l < cap.size(); ++l)
+      cap[l] = p.links()[l].bandwidth_Bps;
+    std::vector<int> unfixed;
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      rate[i] = 0;
+      if (flows[i].active)
+        unfixed.push_back(static_cast<int>(i));
+    }
+    while (!unfixed.empty()) {
+      std::vector<double> usage(cap.size(), 0);
+      for (int i : unfixed)
+        for (auto [l, c] : flows[static_cast<std::size_t>(i)].uses)
+          usage[static_cast<std::size_t>(l)] += c / flows[static_cast<std::size_t>(i)].penalty;
+      double lambda = kNever;
+      for (std::size_t l = 0; l < cap.size(); ++l)
+        if (usage[l] > 0)
+          lambda = std::min(lambda, cap[l] / usage[l]);
+      for (int i : unfixed)
+        lambda = std::min(lambda, flows[static_cast<std::size_t>(i)].bound * flows[static_cast<std::size_t>(i)].penalty);
+      std::vector<int> still;
+      for (int i : unfixed) {
+        RefFlow& f = flows[static_cast<std::size_t>(i)];
+        bool at_bound = f.bound * f.penalty <= lambda * (1 + 1e-12);
+        bool on_full = false;
+        for (auto [l, c] : f.uses)
+          on_full = on_full || (usage[static_cast<std::size_t>(l)] > 0 && cap[static_cast<std::size_t>(l)] / usage[static_cast<std::size_t>(l)] <= lambda * (1 + 1e-12));
+        if (at_bound || on_full)
+          rate[static_cast<std::size_t>(i)] = at_bound ? f.bound : lambda / f.penalty;
+        else
+          still.push_back(i);
+      }
+      for (int i : unfixed)
+        if (rate[static_cast<std::size_t>(i)] > 0 || std::find(still.begin(), still.end(), i) == still.end())
+          for (auto [l, c] : flows[static_cast<std::size_t>(i)].uses)
+            cap[static_cast<std::size_t>(l)] = std::max(0.0, cap[static_cast<std::size_t>(l)] - c * rate[static_cast<std::size_t>(i)]);
+      unfixed = still;
+    }
+    double next = kNever;
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      const RefFlow& f = flows[i];
+      if (f.end >= 0)
+        continue;
+      if (!f.active)
+        next = std::min(next, f.active_at);
+      else if (f.uses.empty() || rate[i] > 0)
+        next = std::min(next, now + f.remaining / ((f.uses.empty() ? f.bound : rate[i]) * f.factor));
+    }
+    for (std::size_t i = 0; i < flows.size(); ++i) {
+      RefFlow& f = flows[i];
+      if (!f.active)
+        continue;
+      double r = (f.uses.empty() ? f.bound : rate[i]) * f.factor;
+      f.remaining -= r * (next - now);
+      if (f.remaining <= 1e-9 * r * std::max(1.0, next)) {
+        f.end = next;
+        f.active = false;
+        --left;
+      }
+    }
+    now = next;
+  }
+  std::vector<double> ends;
+  for (const auto& f : flows)
+    ends.push_back(f.end);
+  return ends;
+}
+
+std::vector<double> model_completions(const Platform& p, const std::vector<std::tuple<int, int, double, double>>& msgs,
+                                      bool cache)
+{
+  NetworkOptions o;
+  o.solution_cache = cache;
+  auto net = make_smpi_network(p, o);
+  std::vector<double> ends(msgs.size(), -1);
+  std::vector<std::uint32_t> id_of(msgs.size());
+  std::vector<int> msg_of_id(msgs.size() + 1, -1);
+  std::size_t next_msg = 0, done_count = 0;
+  std::vector<std::uint32_t> done;
+  while (done_count < msgs.size()) {
+    double t = net->next_completion();
+    double start_at = next_msg < msgs.size() ? std::get<3>(msgs[next_msg]) : kNever;
+    if (start_at <= t) {
+      done.clear();
+      net->advance(start_at, done);
+      for (std::uint32_t id : done)
+        ends[static_cast<std::size_t>(msg_of_id[id])] = start_at, ++done_count;
+      const auto& [src, dst, bytes, at] = msgs[next_msg];
+      std::uint32_t id = net->start(src, dst, bytes, at);
+      if (id >= msg_of_id.size())
+        msg_of_id.resize(id + 1, -1);
+      msg_of_id[id] = static_cast<int>(next_msg++);
+      continue;
+    }
+    done.clear();
+    net->advance(t, done);
+    for (std::uint32_t id : done)
+      ends[static_cast<std::size_t>(msg_of_id[id])] = t, ++done_count;
+  }
+  return ends;
+}
+
+} // namespace
+
+TEST(SmpiNetwork, AgreesWithAPlainPerFlowSolverOnRandomTraffic)
+{
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 40; ++trial) {
+    // a star of 6 hosts around a switch: private links, one shared or fatpipe core link
+    Platform p;
+    std::uniform_real_distribution<double> bw(1e7, 1e9), lat(1e-6, 1e-4);
+    int core = -1;
+    std::vector<int> host_link;
+    for (int h = 0; h < 6; ++h) {
+      p.add_host({std::string("h").append(std::to_string(h)), 1e9, 1});
+      host_link.push_back(p.add_link({std::string("l").append(std::to_string(h)), bw(rng), lat(rng),
+                                      rng() % 4 == 0 ? SharingPolicy::Fatpipe : SharingPolicy::Shared}));
+    }
+    core = p.add_link({"core", bw(rng), lat(rng), rng() % 2 ? SharingPolicy::Fatpipe : SharingPolicy::Shared});
+    for (int a = 0; a < 6; ++a)
+      for (int b = 0; b < 6; ++b)
+        if (a != b)
+          p.set_explicit_route(a, b, {host_link[static_cast<std::size_t>(a)], core, host_link[static_cast<std::size_t>(b)]});
+    // bursts of messages that repeat, so the solution cache gets hits
+    std::vector<std::tuple<int, int, double, double>> msgs;
+    double t = 0;
+    std::vector<std::tuple<int, int, double>> pattern;
+    for (int k = 0; k < 8; ++k)
+      pattern.emplace_back(static_cast<int>(rng() % 6), 0, std::pow(10.0, 2 + static_cast<double>(rng() % 50) / 10.0));
+    for (auto& [src, dst, bytes] : pattern)
+      dst = (src + 1 + static_cast<int>(rng() % 5)) % 6;
+    for (int rep = 0; rep < 6; ++rep) {
+      for (const auto& [src, dst, bytes] : pattern) {
+        msgs.emplace_back(src, dst, bytes, t);
+        t += static_cast<double>(rng() % 3) * 1e-5;
+      }
+      t += 0.05;
+    }
+    auto ref = reference_completions(p, msgs);
+    auto with_cache = model_completions(p, msgs, true);
+    auto without = model_completions(p, msgs, false);
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      ASSERT_NEAR(without[i], ref[i], 1e-9 * ref[i]) << "trial " << trial << " message " << i;
+      ASSERT_NEAR(with_cache[i], without[i], 1e-12 * ref[i]) << "trial " << trial << " message " << i;
+    }
+  }
 }

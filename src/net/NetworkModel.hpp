@@ -24,7 +24,8 @@ struct LogGpParams {
 
 struct NetworkOptions {
   LogGpParams loggp;
-  bool crosstraffic = true; ///< smpi: each flow also loads its reverse route with weight 0.05
+  bool crosstraffic = true;   ///< smpi: each flow also loads its reverse route with weight 0.05
+  bool solution_cache = true; ///< smpi: reuse the sharing of a configuration of flows seen before
 };
 
 class NetworkModel {

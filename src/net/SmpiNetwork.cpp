@@ -37,21 +37,30 @@ struct RouteInfo {
 
 struct Flow {
   const RouteInfo* route = nullptr;
-  double remaining = 0;
   double factor = 1;
-  double value = 0; // max-min variable; progress rate is value * factor
-  double last_update = 0;
-  std::uint32_t group_pos = 0; // position in its group's flow list
+  double remaining = 0;  // bytes; flows without shared links only
+  double finish_v = 0;   // the group's virtual progress at which it ends
+  std::uint64_t seq = 0; // order of activation, for ties
 };
 
-// The active flows of one route: they get one max-min value.
+// The active flows of one route: max-min gives them one value. A flow of the
+// group moves at value * factor, so with the group's virtual progress V
+// (dV/dt = value) a flow of B bytes activated at V0 ends when V reaches
+// V0 + B / factor, whatever the values in between. The group keeps its flows
+// in a heap on that mark and has one entry in the event heap: a change of
+// value touches the group, not its flows.
 struct Group {
   const RouteInfo* route = nullptr;
-  std::vector<std::uint32_t> flows;
-  std::vector<std::uint32_t> slot; // position in each used link's group list
-  std::uint32_t active_slot = 0;   // position in the list of groups sharing links
+  std::vector<std::uint32_t> flows; // min-heap on (finish_v, seq)
+  std::vector<std::uint32_t> slot;  // position in each used link's group list
+  std::uint32_t active_slot = 0;    // position in the list of groups sharing links
   std::uint32_t mark = 0;
-  double value = 0; // during a solve: -1 unfixed, -2 selected at this level
+  bool touched = false; // flows joined or left since the last solve
+  double value = 0;     // current max-min value
+  double v = 0;         // virtual progress at last_update
+  double last_update = 0;
+  double next_value = 0;          // scratch: a cached value on its way to the solve arrays
+  std::uint32_t solve_index = 0; // position in comp_groups_ during a solve
 };
 
 struct LinkUse {
@@ -62,10 +71,10 @@ struct LinkUse {
 class SmpiNetwork final : public NetworkModel {
 public:
   SmpiNetwork(const Platform& platform, const NetworkOptions& options)
-      : platform_(platform), crosstraffic_(options.crosstraffic), link_groups_(platform.links().size()), link_mark_(platform.links().size(), 0),
-        link_slot_(platform.links().size(), 0),
+      : platform_(platform), crosstraffic_(options.crosstraffic), use_cache_(options.solution_cache), link_groups_(platform.links().size()),
+        link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
         link_dirty_(platform.links().size(), false), link_weight_sum_(platform.links().size(), 0.0),
-        link_active_slot_(platform.links().size(), 0)
+        link_active_slot_(platform.links().size(), 0), cache_(options.solution_cache ? kCacheSlots : 0)
   {
   }
 
@@ -83,8 +92,6 @@ public:
     f.route = &route_info(src, dst);
     f.remaining = bytes;
     f.factor = smpi_bw_factor(bytes);
-    f.value = 0;
-    f.last_update = now;
     double latency = f.route->latency_s * smpi_lat_factor(bytes);
     if (latency > 0) {
       latency_heap_.schedule(id, now + latency);
@@ -97,18 +104,19 @@ public:
   double next_completion() override
   {
     solve_dirty();
-    return std::min(latency_heap_.top_time(), done_heap_.top_time());
+    return std::min({latency_heap_.top_time(), done_heap_.top_time(), solo_heap_.top_time()});
   }
 
   void advance(double t, std::vector<std::uint32_t>& completed) override
   {
     now_ = t;
     std::uint32_t id;
-    while (done_heap_.pop_until(t, id)) {
-      detach(id);
+    while (solo_heap_.pop_until(t, id)) {
       free_.push_back(id);
       completed.push_back(id);
     }
+    while (done_heap_.pop_until(t, id))
+      finish_group_flows(groups_[id], t, completed);
     while (latency_heap_.pop_until(t, id))
       activate(id, t);
   }
@@ -161,21 +169,35 @@ private:
     return stored;
   }
 
+  // Group flow heap order: earlier virtual end first, then earlier activation.
+  bool later(std::uint32_t a, std::uint32_t b) const
+  {
+    const Flow& x = flows_[a];
+    const Flow& y = flows_[b];
+    return x.finish_v != y.finish_v ? x.finish_v > y.finish_v : x.seq > y.seq;
+  }
+
+  void bring_up_to_date(Group& g, double now)
+  {
+    g.v += g.value * (now - g.last_update);
+    g.last_update = now;
+  }
+
   void activate(std::uint32_t id, double now)
   {
     Flow& f = flows_[id];
-    f.last_update = now;
     const RouteInfo& route = *f.route;
     if (route.shared_uses.empty()) {
       // no shared link: only the bound limits it (SimGrid: an empty route completes at once)
-      f.value = route.bound;
-      double rate = f.value * f.factor;
-      done_heap_.schedule(id, rate == kNever || rate <= 0 ? now : now + f.remaining / rate);
+      double rate = route.bound * f.factor;
+      solo_heap_.schedule(id, rate == kNever || rate <= 0 ? now : now + f.remaining / rate);
       return;
     }
-    f.value = 0;
     Group& g = groups_[route.id];
     if (g.flows.empty()) {
+      g.v = 0; // a new busy period: virtual progress restarts
+      g.value = 0;
+      g.last_update = now;
       g.slot.resize(route.shared_uses.size());
       g.active_slot = static_cast<std::uint32_t>(active_groups_.size());
       active_groups_.push_back(route.id);
@@ -189,28 +211,41 @@ private:
         g.slot[u] = static_cast<std::uint32_t>(list.size());
         list.push_back({route.id, u});
       }
+    } else {
+      bring_up_to_date(g, now);
     }
-    f.group_pos = static_cast<std::uint32_t>(g.flows.size());
+    f.finish_v = g.v + f.remaining / f.factor;
+    f.seq = seq_++;
     g.flows.push_back(id);
+    std::push_heap(g.flows.begin(), g.flows.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
+    g.touched = true;
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] += route.shared_weights[u];
       mark_dirty(route.shared_uses[u].first);
     }
   }
 
-  void detach(std::uint32_t id)
+  // The group's event came: its first flow ends now, with any that end at the same mark.
+  void finish_group_flows(Group& g, double t, std::vector<std::uint32_t>& completed)
   {
-    Flow& f = flows_[id];
-    const RouteInfo& route = *f.route;
-    if (route.shared_uses.empty())
-      return;
-    Group& g = groups_[route.id];
-    std::uint32_t at = f.group_pos;
-    g.flows[at] = g.flows.back();
-    flows_[g.flows[at]].group_pos = at;
-    g.flows.pop_back();
+    bring_up_to_date(g, t);
+    const RouteInfo& route = *g.route;
+    auto order = [this](std::uint32_t a, std::uint32_t b) { return later(a, b); };
+    double mark = std::max(g.v, flows_[g.flows.front()].finish_v);
+    g.v = mark;
+    std::size_t ended = 0;
+    while (!g.flows.empty() && flows_[g.flows.front()].finish_v <= mark) {
+      std::uint32_t id = g.flows.front();
+      std::pop_heap(g.flows.begin(), g.flows.end(), order);
+      g.flows.pop_back();
+      free_.push_back(id);
+      completed.push_back(id);
+      ++ended;
+    }
+    g.touched = true;
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
-      link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -= route.shared_weights[u];
+      link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -=
+          static_cast<double>(ended) * route.shared_weights[u];
       mark_dirty(route.shared_uses[u].first);
     }
     if (!g.flows.empty())
@@ -257,11 +292,10 @@ private:
     // When the components touched have lately been (nearly) every active
     // group, solving all of them at once gives the same allocation without the
     // search; every 32nd solve looks again.
-    if (solve_all_ && (++solves_since_search_ & 31) != 0) {
+    bool all = solve_all_ && (++solves_since_search_ & 31) != 0;
+    if (all) {
       dirty_links_.clear();
       comp_groups_ = active_groups_;
-      for (int l : active_links_)
-        visit_link(l);
       for (std::uint32_t gid : comp_groups_)
         groups_[gid].mark = mark_;
     } else {
@@ -273,7 +307,88 @@ private:
     }
     if (comp_groups_.empty())
       return;
-    finish_solve();
+    if (!cached_solution()) {
+      if (all)
+        for (int l : active_links_)
+          visit_link(l);
+      solve_maxmin();
+      store_solution();
+    }
+    for (std::size_t k = 0; k < comp_groups_.size(); ++k) {
+      Group& g = groups_[comp_groups_[k]];
+      double value = sg_[k].value;
+      if (value == g.value && !g.touched)
+        continue; // same rate, same flows: its scheduled end still holds
+      bring_up_to_date(g, now_);
+      g.value = value;
+      g.touched = false;
+      if (g.flows.empty())
+        continue;
+      double left = std::max(0.0, flows_[g.flows.front()].finish_v - g.v);
+      done_heap_.schedule(comp_groups_[k], value > 0 ? now_ + left / value : kNever);
+    }
+  }
+
+  // The allocation of a component depends only on which groups it holds and
+  // how many flows each has: capacities, penalties and bounds are fixed. An
+  // iterative application goes through the same few configurations again and
+  // again (a 64-rank stencil: under 200 distinct ones in 160,000 solves), so
+  // solutions are kept in a direct-mapped table keyed by that configuration
+  // and reused after a full comparison of the key. The table has a fixed size,
+  // so memory stays flat however long the trace.
+  static constexpr std::size_t kCacheSlots = 2048;
+  static constexpr std::size_t kCacheMaxGroups = 256;
+  struct CachedSolution {
+    std::uint64_t hash = 0;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> groups; // (group, flows), in comp_groups_ order
+    std::vector<double> values;
+  };
+
+  static std::uint64_t mix(std::uint64_t x)
+  {
+    // splitmix64's finalizer
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+
+  // Fills sg_[k].value from the table when this configuration was solved before.
+  bool cached_solution()
+  {
+    if (!use_cache_ || comp_groups_.size() > kCacheMaxGroups)
+      return false;
+    std::uint64_t h = 0; // a sum, so the order of the groups does not matter
+    for (std::uint32_t gid : comp_groups_)
+      h += mix((static_cast<std::uint64_t>(gid) << 32) | groups_[gid].flows.size());
+    comp_hash_ = h;
+    const CachedSolution& c = cache_[h & (kCacheSlots - 1)];
+    if (c.hash != h || c.groups.size() != comp_groups_.size())
+      return false;
+    // same size, and every cached group is in the component with the same flow count
+    for (const auto& [gid, flows] : c.groups)
+      if (groups_[gid].mark != mark_ || groups_[gid].flows.size() != flows)
+        return false;
+    sg_.resize(comp_groups_.size());
+    for (std::size_t i = 0; i < c.groups.size(); ++i)
+      groups_[c.groups[i].first].next_value = c.values[i];
+    for (std::size_t k = 0; k < comp_groups_.size(); ++k)
+      sg_[k].value = groups_[comp_groups_[k]].next_value;
+    return true;
+  }
+
+  void store_solution()
+  {
+    if (!use_cache_ || comp_groups_.size() > kCacheMaxGroups)
+      return;
+    CachedSolution& c = cache_[comp_hash_ & (kCacheSlots - 1)];
+    c.hash = comp_hash_;
+    c.groups.clear();
+    c.values.clear();
+    for (std::size_t k = 0; k < comp_groups_.size(); ++k) {
+      c.groups.emplace_back(comp_groups_[k], static_cast<std::uint32_t>(groups_[comp_groups_[k]].flows.size()));
+      c.values.push_back(sg_[k].value);
+    }
   }
 
   // Breadth-first over links and groups from the dirty links.
@@ -291,44 +406,22 @@ private:
       }
   }
 
-  void finish_solve()
-  {
-    // bring remaining bytes up to now at the old rates
-    for (std::uint32_t gid : comp_groups_)
-      for (std::uint32_t fid : groups_[gid].flows) {
-        Flow& f = flows_[fid];
-        f.remaining = std::max(0.0, f.remaining - f.value * f.factor * (now_ - f.last_update));
-        f.last_update = now_;
-      }
-    solve_maxmin();
-    for (std::uint32_t gid : comp_groups_) {
-      double value = groups_[gid].value;
-      for (std::uint32_t fid : groups_[gid].flows) {
-        Flow& f = flows_[fid];
-        if (f.value == value && value > 0)
-          continue; // same rate: its scheduled end still holds
-        f.value = value;
-        double rate = value * f.factor;
-        done_heap_.schedule(fid, rate > 0 ? now_ + f.remaining / rate : kNever);
-      }
-    }
-  }
-
   void visit_link(int l)
   {
     auto li = static_cast<std::size_t>(l);
     if (link_mark_[li] == mark_)
       return;
     link_mark_[li] = mark_;
-    link_slot_[li] = comp_links_.size();
+    link_slot_[li] = static_cast<std::uint32_t>(comp_links_.size());
     comp_links_.push_back(l);
   }
 
   // Weighted max-min fairness with per-flow bounds (progressive filling): every
   // unfixed flow i gets lambda / penalty_i; lambda rises until a link saturates
   // (its remaining capacity over the summed inverse penalties of its unfixed
-  // flows) or a flow reaches its bound. Components are small (tens of flows),
-  // so plain scans beat heaps here.
+  // flows) or a flow reaches its bound. Components are small (tens of groups),
+  // so plain scans beat heaps here. Results go to sg_[k].value for the k-th
+  // group of comp_groups_.
   void solve_maxmin()
   {
     std::size_t nl = comp_links_.size();
@@ -343,14 +436,24 @@ private:
       usage_[j] = link_weight_sum_[li];
       users_[j] = static_cast<std::uint32_t>(link_groups_[li].size());
     }
-    for (std::uint32_t gid : comp_groups_)
-      groups_[gid].value = -1; // unfixed
-    std::size_t unfixed = comp_groups_.size();
-    auto fix = [&](Group& g, double value) {
-      g.value = value;
+    std::size_t ng = comp_groups_.size();
+    sg_.resize(ng);
+    for (std::size_t k = 0; k < ng; ++k) {
+      Group& g = groups_[comp_groups_[k]];
+      g.solve_index = static_cast<std::uint32_t>(k);
+      SolveGroup& s = sg_[k];
+      s.penalty = g.route->penalty;
+      s.bound = g.route->bound;
+      s.lambda_bound = s.bound < kNever ? s.bound * s.penalty : kNever;
+      s.value = -1; // unfixed
+    }
+    std::size_t unfixed = ng;
+    auto fix = [&](std::size_t k, double value) {
+      sg_[k].value = value;
       --unfixed;
-      double m = static_cast<double>(g.flows.size());
+      const Group& g = groups_[comp_groups_[k]];
       const RouteInfo& route = *g.route;
+      double m = static_cast<double>(g.flows.size());
       for (std::size_t u = 0; u < route.shared_uses.size(); ++u) {
         std::size_t j = link_slot_[static_cast<std::size_t>(route.shared_uses[u].first)];
         cap_[j] = std::max(0.0, cap_[j] - m * route.shared_uses[u].second * value);
@@ -369,67 +472,69 @@ private:
         lambda_c = std::min(lambda_c, level_[j]);
       }
       double lambda_b = kNever;
-      for (std::uint32_t gid : comp_groups_) {
-        const Group& g = groups_[gid];
-        if (g.value < 0 && g.route->bound < kNever)
-          lambda_b = std::min(lambda_b, g.route->bound * g.route->penalty);
-      }
+      for (const SolveGroup& s : sg_)
+        if (s.value == -1)
+          lambda_b = std::min(lambda_b, s.lambda_bound);
       if (lambda_c == kNever && lambda_b == kNever) {
-        for (std::uint32_t gid : comp_groups_)
-          if (groups_[gid].value < 0)
-            fix(groups_[gid], 0);
+        for (std::size_t k = 0; k < ng; ++k)
+          if (sg_[k].value == -1)
+            fix(k, 0);
         break;
       }
-      // Select the groups this level fixes; when they are all that is left
-      // (the usual last round) assign them without updating the links.
+      // Select the groups this level fixes: those at their bound, or those
+      // crossing a saturated link. When they are all that is left (the usual
+      // last round), assign them without updating the links.
+      bool by_bound = lambda_b <= lambda_c;
       selected_.clear();
-      if (lambda_b <= lambda_c) {
-        for (std::uint32_t gid : comp_groups_) {
-          Group& g = groups_[gid];
-          if (g.value == -1 && g.route->bound * g.route->penalty <= lambda_b * kTie) {
-            g.value = -2;
-            selected_.push_back(gid);
+      if (by_bound) {
+        for (std::size_t k = 0; k < ng; ++k)
+          if (sg_[k].value == -1 && sg_[k].lambda_bound <= lambda_b * kTie) {
+            sg_[k].value = -2;
+            selected_.push_back(static_cast<std::uint32_t>(k));
           }
-        }
       } else {
         for (std::size_t j = 0; j < nl; ++j) {
           if (level_[j] > lambda_c * kTie)
             continue;
           for (const LinkUse& lu : link_groups_[static_cast<std::size_t>(comp_links_[j])]) {
-            Group& g = groups_[lu.group];
-            if (g.value == -1) {
-              g.value = -2;
-              selected_.push_back(lu.group);
+            std::uint32_t k = groups_[lu.group].solve_index;
+            if (sg_[k].value == -1) {
+              sg_[k].value = -2;
+              selected_.push_back(k);
             }
           }
         }
       }
-      auto level_value = [&](const Group& g) {
-        return lambda_b <= lambda_c ? g.route->bound : lambda_c / g.route->penalty;
-      };
+      auto level_value = [&](const SolveGroup& s) { return by_bound ? s.bound : lambda_c / s.penalty; };
       if (selected_.size() == unfixed) {
-        for (std::uint32_t gid : selected_)
-          groups_[gid].value = level_value(groups_[gid]);
+        for (std::uint32_t k : selected_)
+          sg_[k].value = level_value(sg_[k]);
         break;
       }
-      for (std::uint32_t gid : selected_)
-        fix(groups_[gid], level_value(groups_[gid]));
+      for (std::uint32_t k : selected_)
+        fix(k, level_value(sg_[k]));
       if (unfixed == before) // cannot happen with exact arithmetic; never loop forever
-        for (std::uint32_t gid : comp_groups_)
-          if (groups_[gid].value < 0)
-            fix(groups_[gid], std::min(groups_[gid].route->bound, lambda_c / groups_[gid].route->penalty));
+        for (std::size_t k = 0; k < ng; ++k)
+          if (sg_[k].value < 0)
+            fix(k, std::min(sg_[k].bound, lambda_c / sg_[k].penalty));
     }
   }
 
+  struct SolveGroup {
+    double penalty, bound, lambda_bound;
+    double value; // -1 unfixed, -2 selected at this level, then the result
+  };
+
   const Platform& platform_;
   bool crosstraffic_;
+  bool use_cache_;
   std::vector<Flow> flows_;
   std::vector<std::uint32_t> free_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
   std::vector<Group> groups_; // one per route, indexed by RouteInfo::id
   std::vector<std::vector<LinkUse>> link_groups_;
   std::vector<std::uint32_t> link_mark_;
-  std::vector<std::size_t> link_slot_;
+  std::vector<std::uint32_t> link_slot_;
   std::vector<bool> link_dirty_;
   std::vector<int> dirty_links_;
   std::vector<int> comp_links_;
@@ -442,9 +547,15 @@ private:
   bool solve_all_ = false;
   std::uint32_t solves_since_search_ = 0;
   std::vector<std::uint32_t> users_;
+  std::vector<SolveGroup> sg_;
   std::vector<std::uint32_t> selected_;
+  std::vector<CachedSolution> cache_;
+  std::uint64_t comp_hash_ = 0;
 
-  CompletionHeap latency_heap_, done_heap_;
+  CompletionHeap latency_heap_;
+  CompletionHeap done_heap_; // one entry per group with flows, keyed by group id
+  CompletionHeap solo_heap_; // flows on routes without a shared link
+  std::uint64_t seq_ = 0;
   std::uint32_t mark_ = 0;
   double now_ = 0;
 };

@@ -40,6 +40,7 @@ struct ReplayArgs {
   double eager_threshold = 65536;
   bool json = false;
   bool no_crosstraffic = false;
+  bool no_solution_cache = false;
   bool quiet = false;
 };
 
@@ -62,6 +63,7 @@ int run_replay(const ReplayArgs& a)
   options.network = a.network;
   options.eager_threshold_bytes = a.eager_threshold;
   options.network_options.crosstraffic = !a.no_crosstraffic;
+  options.network_options.solution_cache = !a.no_solution_cache;
   options.record_timeline = !a.timeline.empty();
   for (const std::string& kv : a.loggp) {
     auto eq = kv.find('=');
@@ -328,6 +330,8 @@ int main(int argc, char** argv)
   rp->add_option("--eager-threshold", replay.eager_threshold, "bytes below which sends return at once")
       ->capture_default_str();
   rp->add_flag("--no-crosstraffic", replay.no_crosstraffic, "smpi: do not load the reverse route");
+  rp->add_flag("--no-solution-cache", replay.no_solution_cache,
+               "smpi: solve the bandwidth sharing anew at every event (same results, slower; for checking)");
   rp->add_option("--timeline", replay.timeline, "write an SVG timeline (ranks by time) to this file");
   rp->add_flag("--json", replay.json, "print a JSON object instead of a table");
   rp->add_flag("--quiet,-q", replay.quiet, "no progress display");
