@@ -95,9 +95,40 @@ struct Split {
   std::map<int, int> comm_of_color;
 };
 
+// Requests waiting to be matched, oldest first. Matching takes mostly from the
+// front and now and then from the middle: a vector with a moving head does both
+// without a deque's bookkeeping.
+class MatchQueue {
+public:
+  const std::uint32_t* begin() const { return items_.data() + head_; }
+  const std::uint32_t* end() const { return items_.data() + items_.size(); }
+  std::size_t size() const { return items_.size() - head_; }
+  void push_back(std::uint32_t id) { items_.push_back(id); }
+  void erase(const std::uint32_t* pos)
+  {
+    auto i = static_cast<std::size_t>(pos - items_.data());
+    if (i != head_) {
+      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    ++head_;
+    if (head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+
+private:
+  std::vector<std::uint32_t> items_;
+  std::size_t head_ = 0;
+};
+
 struct Mailbox {
-  std::deque<std::uint32_t> sends; // unmatched, in posting order
-  std::deque<std::uint32_t> recvs;
+  MatchQueue sends; // unmatched, in posting order
+  MatchQueue recvs;
 };
 
 bool matches(const Request& recv, const Request& send)

@@ -84,26 +84,52 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
   return table;
 }
 
+// An open-addressing table over the keywords: a hash of the length and three
+// letters, then a comparison of the candidate; a couple of probes per line.
+class KeywordTable {
+public:
+  KeywordTable()
+  {
+    for (const auto& entry : keywords()) {
+      std::size_t i = slot(entry.first);
+      while (slots_[i].keyword)
+        i = (i + 1) & (kSlots - 1);
+      slots_[i].name = entry.first;
+      slots_[i].keyword = &entry.second;
+    }
+  }
+  const Keyword* find(std::string_view word) const
+  {
+    if (word.empty())
+      return nullptr;
+    for (std::size_t i = slot(word);; i = (i + 1) & (kSlots - 1)) {
+      const Slot& s = slots_[i];
+      if (!s.keyword)
+        return nullptr;
+      if (s.name.size() == word.size() && std::memcmp(s.name.data(), word.data(), word.size()) == 0)
+        return s.keyword;
+    }
+  }
+
+private:
+  static constexpr std::size_t kSlots = 512; // over four times the keywords: short probe runs
+  struct Slot {
+    std::string_view name;
+    const Keyword* keyword = nullptr;
+  };
+  static std::size_t slot(std::string_view w)
+  {
+    std::size_t n = w.size();
+    auto c = [&](std::size_t i) { return static_cast<std::size_t>(static_cast<unsigned char>(w[i])); };
+    return (n * 131 + c(0) * 31 + c(n / 2) * 7 + c(n - 1)) & (kSlots - 1);
+  }
+  Slot slots_[kSlots];
+};
+
 const Keyword* find_keyword(std::string_view word)
 {
-  // buckets by (first letter, length): a couple of comparisons per line
-  constexpr std::size_t kMaxLength = 24;
-  using Bucket = std::vector<const std::pair<std::string, Keyword>*>;
-  static const std::vector<Bucket> index = [] {
-    std::vector<Bucket> buckets(26 * (kMaxLength + 1));
-    for (const auto& entry : keywords()) {
-      const std::string& name = entry.first;
-      if (name.size() <= kMaxLength && name[0] >= 'a' && name[0] <= 'z')
-        buckets[static_cast<std::size_t>(name[0] - 'a') * (kMaxLength + 1) + name.size()].push_back(&entry);
-    }
-    return buckets;
-  }();
-  if (word.empty() || word.size() > kMaxLength || word[0] < 'a' || word[0] > 'z')
-    return nullptr;
-  for (const auto* entry : index[static_cast<std::size_t>(word[0] - 'a') * (kMaxLength + 1) + word.size()])
-    if (entry->first == word)
-      return &entry->second;
-  return nullptr;
+  static const KeywordTable table;
+  return table.find(word);
 }
 
 std::string expected_keywords()
