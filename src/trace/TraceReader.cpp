@@ -3,6 +3,7 @@
 #include "core/Error.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -465,6 +466,20 @@ private:
 // without tokenizing. Anything it does not fully understand (signs, decimals,
 // extension tokens, a datatype it cannot check, extra arguments) it leaves to
 // the general parser, which also writes the error messages.
+// Character classes for the fast path, one table lookup per character.
+constexpr std::uint8_t kBlank = 1, kDigit = 2, kWord = 4;
+constexpr auto kCharClass = [] {
+  std::array<std::uint8_t, 256> t{};
+  t[' '] = t['\t'] = t['\r'] = kBlank;
+  for (int c = '0'; c <= '9'; ++c)
+    t[static_cast<std::size_t>(c)] = kDigit;
+  for (int c = 'a'; c <= 'z'; ++c)
+    t[static_cast<std::size_t>(c)] = kWord;
+  t['_'] = kWord;
+  return t;
+}();
+inline bool is(char c, std::uint8_t cls) { return (kCharClass[static_cast<unsigned char>(c)] & cls) != 0; }
+
 class FastLine {
 public:
   explicit FastLine(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
@@ -472,7 +487,7 @@ public:
   // Skips blanks; true when something follows.
   bool more()
   {
-    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\r'))
+    while (p_ < end_ && is(*p_, kBlank))
       ++p_;
     return p_ < end_;
   }
@@ -483,9 +498,9 @@ public:
       return false;
     const char* q = p_;
     std::uint64_t x = 0;
-    while (q < end_ && static_cast<unsigned char>(*q - '0') < 10)
+    while (q < end_ && is(*q, kDigit))
       x = x * 10 + static_cast<std::uint64_t>(*q++ - '0');
-    if (q == p_ || q - p_ > 15 || (q < end_ && *q != ' ' && *q != '\t' && *q != '\r'))
+    if (q == p_ || q - p_ > 15 || (q < end_ && !is(*q, kBlank)))
       return false;
     p_ = q;
     v = x;
@@ -496,9 +511,9 @@ public:
     if (!more())
       return false;
     const char* q = p_;
-    while (q < end_ && ((*q >= 'a' && *q <= 'z') || *q == '_'))
+    while (q < end_ && is(*q, kWord))
       ++q;
-    if (q == p_ || (q < end_ && *q != ' ' && *q != '\t' && *q != '\r'))
+    if (q == p_ || (q < end_ && !is(*q, kBlank)))
       return false;
     w = std::string_view(p_, static_cast<std::size_t>(q - p_));
     p_ = q;
