@@ -2,9 +2,9 @@
 # Replay speed and memory against SimGrid, measured in the same run.
 # Records a 64-rank stencil trace (ITER iterations; default 1000, about 640k
 # actions) with smpirun, replays it with `smpirun -replay`, `perfcast replay
-# --net smpi` and `--net loggp`, and prints CPU seconds, peak memory, actions
-# per second and the ratios. Then repeats perfcast on a trace ten times longer
-# to show that memory stays flat.
+# --net smpi` (with and without its solution cache) and `--net loggp`, and
+# prints CPU seconds, peak memory, actions per second and the ratios. Then
+# repeats perfcast on a trace ten times longer to show that memory stays flat.
 # usage: [REPEAT=3] bench/replay_speed.sh [ITER]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,6 +39,7 @@ read -r sg_cpu sg_mem < <(cd "$work/t" && measure smpirun -np 64 -platform "$pla
 sg_time=$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$work/out" | tail -1)
 read -r pc_cpu pc_mem < <(measure "$perfcast" replay "$work/t/trace.txt" -p "$platform" --hostfile "$work/hosts" --json -q)
 pc_time=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["makespan_s"])' "$work/out")
+read -r nc_cpu nc_mem < <(measure "$perfcast" replay "$work/t/trace.txt" -p "$platform" --hostfile "$work/hosts" --no-solution-cache -q)
 read -r lg_cpu lg_mem < <(measure "$perfcast" replay "$work/t/trace.txt" -p "$platform" --hostfile "$work/hosts" --net loggp -q)
 
 # ten times longer: concatenate each rank's body ten times
@@ -55,13 +56,16 @@ printf '%-28s %12.3f %12.1f %14.0f %14s\n' "smpirun -replay" "$sg_cpu" "$(echo "
   "$(echo "$actions/$sg_cpu" | bc -l)" "$sg_time"
 printf '%-28s %12.3f %12.1f %14.0f %14.6f\n' "perfcast --net smpi" "$pc_cpu" "$(echo "$pc_mem/1024" | bc -l)" \
   "$(echo "$actions/$pc_cpu" | bc -l)" "$pc_time"
+printf '%-28s %12.3f %12.1f %14.0f\n' "perfcast smpi, no cache" "$nc_cpu" "$(echo "$nc_mem/1024" | bc -l)" \
+  "$(echo "$actions/$nc_cpu" | bc -l)"
 printf '%-28s %12.3f %12.1f %14.0f\n' "perfcast --net loggp" "$lg_cpu" "$(echo "$lg_mem/1024" | bc -l)" \
   "$(echo "$actions/$lg_cpu" | bc -l)"
 printf '%-28s %12.3f %12.1f %14.0f\n' "perfcast --net smpi, 10x" "$pc10_cpu" "$(echo "$pc10_mem/1024" | bc -l)" \
   "$(echo "$actions*10/$pc10_cpu" | bc -l)"
 echo
 echo "actions: $actions"
-printf 'ratio smpirun/perfcast CPU time: %.1f (target >= 20)\n' "$(echo "$sg_cpu/$pc_cpu" | bc -l)"
+printf 'ratio smpirun/perfcast CPU time: %.1f (target >= 20); with --no-solution-cache: %.1f\n' \
+  "$(echo "$sg_cpu/$pc_cpu" | bc -l)" "$(echo "$sg_cpu/$nc_cpu" | bc -l)"
 printf 'makespan difference: %.4f%% (target <= 1%%)\n' "$(python3 -c "print(abs($pc_time-$sg_time)/$sg_time*100)")"
 printf 'loggp actions per CPU second: %.2f million (target >= 5)\n' "$(echo "$actions/$lg_cpu/1000000" | bc -l)"
 printf 'peak memory perfcast/smpirun: %.2f (target <= 1); 10x trace/1x trace: %.2f (flat = 1)\n' \
