@@ -1,12 +1,14 @@
 // libFuzzer target for perfcast's parsers: trace lines, SimGrid platform XML and
 // perfcast platform JSON. Any input must give a value or a perfcast::Error,
-// never a crash, a hang or another exception.
+// never a crash, a hang or another exception; and the trace parser's fast path
+// must read every line it takes as the general path does.
 // Build: cmake -B build-fuzz -DPERFCAST_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14
 #include "core/Error.hpp"
 #include "platform/Platform.hpp"
 #include "trace/TraceReader.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -39,7 +41,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     while (start <= text.size()) {
       std::size_t end = text.find('\n', start);
       std::string_view line(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
-      perfcast::parse_trace_line(line, 1 + data[0] % 7, default_datatype, action, tokens, error);
+      int world = 1 + data[0] % 7;
+      // the fast path may only take lines the general parser reads the same way
+      perfcast::Action fast;
+      if (perfcast::parse_trace_line_fast(line, world, default_datatype, fast)) {
+        int dt = default_datatype;
+        perfcast::Action general;
+        if (!perfcast::parse_trace_line_general(line, world, dt, general, tokens, error) || !error.empty() ||
+            fast.type != general.type || fast.rank != general.rank || fast.partner != general.partner ||
+            fast.partner2 != general.partner2 || fast.tag != general.tag || fast.bytes != general.bytes ||
+            fast.value != general.value || dt != default_datatype)
+          std::abort();
+      }
+      perfcast::parse_trace_line(line, world, default_datatype, action, tokens, error);
       if (end == std::string::npos)
         break;
       start = end + 1;
