@@ -536,6 +536,20 @@ private:
   const char* end_;
 };
 
+// Sets what every action has and zeroes the arguments an action may leave unset.
+void start_action(Action& a, const Keyword& keyword, long long rank)
+{
+  a.type = keyword.type;
+  a.nonblocking = keyword.nonblocking;
+  a.rank = static_cast<std::int32_t>(rank);
+  a.comm = a.color = a.key = 0;
+  a.partner = a.partner2 = a.tag = 0;
+  a.value = 0;
+  a.bytes = a.recv_bytes = 0;
+  a.send_counts.clear();
+  a.recv_counts.clear();
+}
+
 } // namespace
 
 bool parse_trace_line_fast(std::string_view line, int world_size, int default_datatype, Action& out)
@@ -555,9 +569,7 @@ bool parse_trace_line_fast(std::string_view line, int world_size, int default_da
   const auto W = static_cast<std::uint64_t>(world_size);
   auto dt_size = [&](int at) { return n > at ? (v[at] < 64 ? datatype_size(static_cast<int>(v[at])) : -1) : datatype_size(default_datatype); };
   Action& a = out;
-  a.partner = a.partner2 = a.tag = 0;
-  a.value = 0;
-  a.bytes = a.recv_bytes = 0;
+  start_action(a, *keyword, static_cast<long long>(rank));
   switch (keyword->type) {
   case ActionType::Send:
   case ActionType::Isend:
@@ -629,15 +641,6 @@ bool parse_trace_line_fast(std::string_view line, int world_size, int default_da
   default:
     return false;
   }
-  a.type = keyword->type;
-  a.nonblocking = false;
-  a.rank = static_cast<std::int32_t>(rank);
-  a.comm = 0;
-  a.color = a.key = 0;
-  if (!a.send_counts.empty())
-    a.send_counts.clear();
-  if (!a.recv_counts.empty())
-    a.recv_counts.clear();
   return true;
 }
 
@@ -683,11 +686,7 @@ bool parse_trace_line_general(std::string_view line, int world_size, int& defaul
     error = fmt::format("unknown action '{}' (expected one of {})", tokens[1], expected_keywords());
     return true;
   }
-  out.type = keyword->type;
-  out.nonblocking = keyword->nonblocking;
-  out.rank = static_cast<std::int32_t>(rank);
-  out.comm = 0;
-  out.color = out.key = 0;
+  start_action(out, *keyword, rank);
   // perfcast extension: "src=K" after a receive from any source is the source
   // it matched when traced (informational: the replay matches anew)
   if (tokens.size() > 2 && tokens.back().substr(0, 4) == "src=")
@@ -704,11 +703,6 @@ bool parse_trace_line_general(std::string_view line, int world_size, int& defaul
     if (tokens.size() > 2 && tokens.back().substr(0, 4) == "src=")
       tokens.pop_back();
   }
-  out.partner = out.partner2 = out.tag = 0;
-  out.value = 0;
-  out.bytes = out.recv_bytes = 0;
-  out.send_counts.clear();
-  out.recv_counts.clear();
   LineParser(tokens, world_size, default_datatype, error).parse(out);
   return true;
 }
