@@ -331,7 +331,7 @@ int main(int argc, char** argv)
       ->capture_default_str();
   rp->add_flag("--no-crosstraffic", replay.no_crosstraffic, "smpi: do not load the reverse route");
   rp->add_flag("--no-solution-cache", replay.no_solution_cache,
-               "smpi: solve the bandwidth sharing anew at every event (same results, slower; for checking)");
+               "smpi: solve the bandwidth sharing anew at every event (results equal up to rounding; slower; for checking)");
   rp->add_option("--timeline", replay.timeline, "write an SVG timeline (ranks by time) to this file");
   rp->add_flag("--json", replay.json, "print a JSON object instead of a table");
   rp->add_flag("--quiet,-q", replay.quiet, "no progress display");
