@@ -1,6 +1,7 @@
 // Contention-free LogGP: a message of S bytes takes L + 2o + S*G whatever else
 // is in flight (Alexandrov et al., 1995). L and G default to the route's latency
 // and the inverse of its smallest bandwidth.
+#include "core/SlotPool.hpp"
 #include "net/CompletionHeap.hpp"
 #include "net/NetworkModel.hpp"
 
@@ -17,13 +18,7 @@ public:
 
   std::uint32_t start(int src, int dst, double bytes, double now) override
   {
-    std::uint32_t id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
-    } else {
-      id = next_id_++;
-    }
+    std::uint32_t id = ids_.acquire();
     const Cost& c = cost(src, dst);
     heap_.schedule(id, now + c.latency_s + 2 * p_.overhead_s + bytes * c.gap_per_byte_s);
     return id;
@@ -36,7 +31,7 @@ public:
     std::uint32_t id;
     while (heap_.pop_until(t, id)) {
       completed.push_back(id);
-      free_.push_back(id);
+      ids_.release(id);
     }
   }
 
@@ -65,8 +60,7 @@ private:
   const Platform& platform_;
   LogGpParams p_;
   CompletionHeap heap_;
-  std::vector<std::uint32_t> free_;
-  std::uint32_t next_id_ = 0;
+  IdPool ids_;
   std::unordered_map<std::uint64_t, Cost> cache_;
 };
 

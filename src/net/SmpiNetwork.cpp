@@ -10,6 +10,7 @@
 // Only the connected component of links touched by a change is re-solved, and
 // the solve works on route groups: flows on one route share links, penalty and
 // bound, so max-min gives them one value; a group counts its flows.
+#include "core/SlotPool.hpp"
 #include "net/CompletionHeap.hpp"
 #include "net/NetworkModel.hpp"
 #include "net/SmpiFactors.hpp"
@@ -38,7 +39,7 @@ struct RouteInfo {
 struct Flow {
   const RouteInfo* route = nullptr;
   double factor = 1;
-  double remaining = 0;  // bytes; flows without shared links only
+  double remaining = 0;  // bytes: the size, and what is left of a flow without shared links
   double finish_v = 0;   // the group's virtual progress at which it ends
   std::uint64_t seq = 0; // order of activation, for ties
 };
@@ -59,8 +60,7 @@ struct Group {
   double value = 0;     // current max-min value
   double v = 0;         // virtual progress at last_update
   double last_update = 0;
-  double next_value = 0;          // scratch: a cached value on its way to the solve arrays
-  std::uint32_t solve_index = 0; // position in comp_groups_ during a solve
+  std::uint32_t solve_index = 0; // position in comp_groups_ while mark == the solve's mark
 };
 
 struct LinkUse {
@@ -80,14 +80,7 @@ public:
 
   std::uint32_t start(int src, int dst, double bytes, double now) override
   {
-    std::uint32_t id;
-    if (!free_.empty()) {
-      id = free_.back();
-      free_.pop_back();
-    } else {
-      id = static_cast<std::uint32_t>(flows_.size());
-      flows_.emplace_back();
-    }
+    std::uint32_t id = flows_.acquire();
     Flow& f = flows_[id];
     f.route = &route_info(src, dst);
     f.remaining = bytes;
@@ -112,7 +105,7 @@ public:
     now_ = t;
     std::uint32_t id;
     while (solo_heap_.pop_until(t, id)) {
-      free_.push_back(id);
+      flows_.release(id);
       completed.push_back(id);
     }
     while (done_heap_.pop_until(t, id))
@@ -238,7 +231,7 @@ private:
       std::uint32_t id = g.flows.front();
       std::pop_heap(g.flows.begin(), g.flows.end(), order);
       g.flows.pop_back();
-      free_.push_back(id);
+      flows_.release(id);
       completed.push_back(id);
       ++ended;
     }
@@ -295,9 +288,8 @@ private:
     bool all = solve_all_ && (++solves_since_search_ & 31) != 0;
     if (all) {
       dirty_links_.clear();
-      comp_groups_ = active_groups_;
-      for (std::uint32_t gid : comp_groups_)
-        groups_[gid].mark = mark_;
+      for (std::uint32_t gid : active_groups_)
+        join_component(gid);
     } else {
       for (int l : dirty_links_)
         visit_link(l);
@@ -338,10 +330,14 @@ private:
   // so memory stays flat however long the trace.
   static constexpr std::size_t kCacheSlots = 2048;
   static constexpr std::size_t kCacheMaxGroups = 256;
+  struct CachedGroup {
+    std::uint32_t group;
+    std::uint32_t flows;
+    double value;
+  };
   struct CachedSolution {
     std::uint64_t hash = 0;
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> groups; // (group, flows), in comp_groups_ order
-    std::vector<double> values;
+    std::vector<CachedGroup> groups;
   };
 
   static std::uint64_t mix(std::uint64_t x)
@@ -366,14 +362,12 @@ private:
     if (c.hash != h || c.groups.size() != comp_groups_.size())
       return false;
     // same size, and every cached group is in the component with the same flow count
-    for (const auto& [gid, flows] : c.groups)
-      if (groups_[gid].mark != mark_ || groups_[gid].flows.size() != flows)
+    for (const CachedGroup& cg : c.groups)
+      if (groups_[cg.group].mark != mark_ || groups_[cg.group].flows.size() != cg.flows)
         return false;
     sg_.resize(comp_groups_.size());
-    for (std::size_t i = 0; i < c.groups.size(); ++i)
-      groups_[c.groups[i].first].next_value = c.values[i];
-    for (std::size_t k = 0; k < comp_groups_.size(); ++k)
-      sg_[k].value = groups_[comp_groups_[k]].next_value;
+    for (const CachedGroup& cg : c.groups)
+      sg_[groups_[cg.group].solve_index].value = cg.value;
     return true;
   }
 
@@ -384,11 +378,16 @@ private:
     CachedSolution& c = cache_[comp_hash_ & (kCacheSlots - 1)];
     c.hash = comp_hash_;
     c.groups.clear();
-    c.values.clear();
-    for (std::size_t k = 0; k < comp_groups_.size(); ++k) {
-      c.groups.emplace_back(comp_groups_[k], static_cast<std::uint32_t>(groups_[comp_groups_[k]].flows.size()));
-      c.values.push_back(sg_[k].value);
-    }
+    for (std::size_t k = 0; k < comp_groups_.size(); ++k)
+      c.groups.push_back({comp_groups_[k], static_cast<std::uint32_t>(groups_[comp_groups_[k]].flows.size()), sg_[k].value});
+  }
+
+  void join_component(std::uint32_t gid)
+  {
+    Group& g = groups_[gid];
+    g.mark = mark_;
+    g.solve_index = static_cast<std::uint32_t>(comp_groups_.size());
+    comp_groups_.push_back(gid);
   }
 
   // Breadth-first over links and groups from the dirty links.
@@ -399,8 +398,7 @@ private:
         Group& g = groups_[lu.group];
         if (g.mark == mark_)
           continue;
-        g.mark = mark_;
-        comp_groups_.push_back(lu.group);
+        join_component(lu.group);
         for (const auto& use : g.route->shared_uses)
           visit_link(use.first);
       }
@@ -439,8 +437,7 @@ private:
     std::size_t ng = comp_groups_.size();
     sg_.resize(ng);
     for (std::size_t k = 0; k < ng; ++k) {
-      Group& g = groups_[comp_groups_[k]];
-      g.solve_index = static_cast<std::uint32_t>(k);
+      const Group& g = groups_[comp_groups_[k]];
       SolveGroup& s = sg_[k];
       s.penalty = g.route->penalty;
       s.bound = g.route->bound;
@@ -528,8 +525,7 @@ private:
   const Platform& platform_;
   bool crosstraffic_;
   bool use_cache_;
-  std::vector<Flow> flows_;
-  std::vector<std::uint32_t> free_;
+  SlotPool<Flow> flows_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
   std::vector<Group> groups_; // one per route, indexed by RouteInfo::id
   std::vector<std::vector<LinkUse>> link_groups_;

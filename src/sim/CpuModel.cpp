@@ -8,14 +8,7 @@ CpuModel::CpuModel(const Platform& platform) : platform_(platform), running_(pla
 
 std::uint32_t CpuModel::start(int host, double flops, double now)
 {
-  std::uint32_t id;
-  if (!free_.empty()) {
-    id = free_.back();
-    free_.pop_back();
-  } else {
-    id = static_cast<std::uint32_t>(execs_.size());
-    execs_.emplace_back();
-  }
+  std::uint32_t id = execs_.acquire();
   execs_[id] = Exec{host, flops, 0, now};
   reshare(host, now); // settles the others' progress before adding this one
   running_[static_cast<std::size_t>(host)].push_back(id);
@@ -48,7 +41,7 @@ void CpuModel::advance(double t, std::vector<std::uint32_t>& completed)
     int host = execs_[id].host;
     auto& run = running_[static_cast<std::size_t>(host)];
     run.erase(std::find(run.begin(), run.end(), id));
-    free_.push_back(id);
+    execs_.release(id);
     completed.push_back(id);
     if (std::find(touched.begin(), touched.end(), host) == touched.end())
       touched.push_back(host);

@@ -1,6 +1,7 @@
 #pragma once
 // Hosts' processors (SimGrid's Cas01 model): the executions running on a host
 // share speed x cores fairly, each using at most one core.
+#include "core/SlotPool.hpp"
 #include "net/CompletionHeap.hpp"
 #include "platform/Platform.hpp"
 
@@ -29,8 +30,7 @@ private:
   void reshare(int host, double now);
 
   const Platform& platform_;
-  std::vector<Exec> execs_;
-  std::vector<std::uint32_t> free_;
+  SlotPool<Exec> execs_;
   std::vector<std::vector<std::uint32_t>> running_; // per host
   CompletionHeap heap_;
 };

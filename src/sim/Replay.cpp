@@ -1,6 +1,7 @@
 #include "sim/Replay.hpp"
 
 #include "core/Error.hpp"
+#include "core/SlotPool.hpp"
 #include "sim/CpuModel.hpp"
 #include "sim/MicroOp.hpp"
 
@@ -147,7 +148,6 @@ public:
     if (static_cast<int>(placement.size()) < P)
       throw Error(fmt::format("the placement covers {} ranks but the trace has {}", placement.size(), P));
     ranks_.resize(static_cast<std::size_t>(P));
-    execs_.resize(static_cast<std::size_t>(P));
     mailboxes_.resize(static_cast<std::size_t>(P));
     Communicator world;
     for (int r = 0; r < P; ++r)
@@ -162,8 +162,9 @@ public:
       rank.report.rank = r;
       rank.report.host = rank.host;
       rank.local_rank.push_back(r);
-      execs_[static_cast<std::size_t>(r)].rank = r;
-      ready_.push_back(static_cast<std::uint32_t>(r));
+      std::uint32_t main = execs_.acquire(); // rank r's main context is execs_[r]
+      execs_[main].rank = r;
+      ready_.push_back(main);
     }
     // every pair of hosts in use must be connected
     std::vector<int> used(placement.begin(), placement.begin() + P);
@@ -561,16 +562,8 @@ private:
     q.is_collective = true;
     q.refs = 2; // owner + background context
     rank.pending.push_back({me, me, kCollectiveRequestTag, a.comm, req});
-    std::uint32_t b;
-    if (!free_execs_.empty()) {
-      b = free_execs_.back();
-      free_execs_.pop_back();
-    } else {
-      b = static_cast<std::uint32_t>(execs_.size());
-      execs_.emplace_back();
-    }
+    std::uint32_t b = execs_.acquire();
     Exec& bg = execs_[b];
-    bg = Exec{};
     bg.rank = r;
     bg.background = true;
     bg.collective_request = req;
@@ -585,7 +578,7 @@ private:
     std::uint32_t req = bg.collective_request;
     bg.status = Status::Done;
     bg.ops.clear();
-    free_execs_.push_back(b);
+    execs_.release(b);
     complete(req);
     release(req);
   }
@@ -809,23 +802,12 @@ private:
     rank.pending.push_back(entry);
   }
 
-  std::uint32_t new_request()
-  {
-    if (!free_requests_.empty()) {
-      std::uint32_t id = free_requests_.back();
-      free_requests_.pop_back();
-      requests_[id] = Request{};
-      return id;
-    }
-    requests_.emplace_back();
-    return static_cast<std::uint32_t>(requests_.size() - 1);
-  }
+  std::uint32_t new_request() { return requests_.acquire(); }
 
   void release(std::uint32_t id)
   {
-    Request& q = requests_[id];
-    if (--q.refs == 0)
-      free_requests_.push_back(id);
+    if (--requests_[id].refs == 0)
+      requests_.release(id);
   }
 
   std::uint32_t post_send(std::uint32_t e, const MicroOp& op)
@@ -1047,7 +1029,7 @@ private:
                                        : fmt::format("{}: end of trace (waiting for its pending requests)",
                                                      rank.reader->path());
     std::string on;
-    for (std::size_t e = 0; e < execs_.size(); ++e) {
+    for (std::uint32_t e = 0; e < execs_.size(); ++e) {
       const Exec& x = execs_[e];
       if (x.rank != r || x.status == Status::Done || (x.background && x.ops.empty()))
         continue;
@@ -1073,7 +1055,7 @@ private:
   {
     std::vector<int> stuck;
     for (int r = 0; r < static_cast<int>(ranks_.size()); ++r)
-      if (execs_[static_cast<std::size_t>(r)].status != Status::Done)
+      if (execs_[static_cast<std::uint32_t>(r)].status != Status::Done)
         stuck.push_back(r);
     if (stuck.empty())
       return;
@@ -1103,14 +1085,12 @@ private:
   std::unique_ptr<NetworkModel> net_;
   CompletionHeap timers_;
   std::vector<Rank> ranks_;
-  std::vector<Exec> execs_; // the first P are the ranks' main contexts
-  std::vector<std::uint32_t> free_execs_;
+  SlotPool<Exec> execs_; // the first P are the ranks' main contexts
   std::vector<Communicator> comms_;
   std::vector<Split> splits_;
   std::map<std::pair<int, std::uint32_t>, int> split_ids_;
   std::vector<Mailbox> mailboxes_;
-  std::vector<Request> requests_;
-  std::vector<std::uint32_t> free_requests_;
+  SlotPool<Request> requests_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> transfers_;
   std::vector<std::uint32_t> exec_of_cpu_;
   std::deque<std::uint32_t> ready_;
