@@ -1,9 +1,13 @@
 #pragma once
-// Helpers for tests: temporary directories and files, running the CLI.
+// Helpers for tests: temporary directories and files, running the CLI and SimGrid.
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
+#include <gtest/gtest.h>
+#include <iterator>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,5 +63,38 @@ inline CommandResult run_command(const std::string& command)
 
 inline std::string source_dir() { return PERFCAST_SOURCE_DIR; }
 inline std::string perfcast_binary() { return PERFCAST_BINARY; }
+
+/// A whole file as a string ("" when it cannot be read).
+inline std::string read_text(const std::string& path)
+{
+  std::ifstream in(path);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Runs `perfcast ARGS`.
+inline CommandResult run_perfcast(const std::string& args) { return run_command(perfcast_binary() + " " + args); }
+
+/// `perfcast replay ARGS --json -q`, parsed; a failed run fails the calling test.
+inline nlohmann::json replay_json(const std::string& args)
+{
+  auto r = run_perfcast("replay " + args + " --json -q");
+  EXPECT_EQ(r.status, 0) << r.output.substr(0, 2000);
+  return nlohmann::json::parse(r.output);
+}
+
+/// The simulated time `smpirun -replay` gives a trace; -1 (and the output in
+/// `log`) when it printed none.
+inline double simgrid_makespan(const std::string& index, int ranks, const std::string& platform,
+                               const std::string& hostfile, std::string& log)
+{
+  auto r = run_command(fmt::format("{}/scripts/simgrid-replay-time.sh {} {} {} {}", source_dir(), index, ranks,
+                                   platform, hostfile));
+  log = r.output;
+  try {
+    return r.status == 0 ? std::stod(r.output) : -1;
+  } catch (const std::exception&) {
+    return -1;
+  }
+}
 
 } // namespace perfcast::test

@@ -13,18 +13,6 @@ namespace {
 
 std::string examples() { return test::source_dir() + "/examples"; }
 
-test::CommandResult run_cli(const std::string& args)
-{
-  return test::run_command(test::perfcast_binary() + " " + args);
-}
-
-nlohmann::json replay_json(const std::string& args)
-{
-  auto r = run_cli("replay " + args + " --json -q");
-  EXPECT_EQ(r.status, 0) << r.output;
-  return nlohmann::json::parse(r.output);
-}
-
 } // namespace
 
 TEST(Cli, GoldenTableForASmallTrace)
@@ -35,7 +23,7 @@ TEST(Cli, GoldenTableForASmallTrace)
   std::string index = dir.file("i.txt", "r0.txt\nr1.txt\n");
   std::string platform = dir.file("p.xml", "<platform version=\"4.1\"><cluster id=\"c\" prefix=\"n\" radical=\"0-1\" "
                                            "speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/></platform>");
-  auto r = run_cli(fmt::format("replay {} --platform {} -q", index, platform));
+  auto r = test::run_perfcast(fmt::format("replay {} --platform {} -q", index, platform));
   ASSERT_EQ(r.status, 0) << r.output;
   // 1 s of compute, then 1016 bytes (in the (732, 1426] factor band):
   // 100 us x 1.9503 + 1016 / (0.341987 x 125 MB/s) = 195.0 us + 23.8 us = 218.8 us
@@ -52,7 +40,7 @@ TEST(Cli, GoldenTableForASmallTrace)
 
 TEST(Cli, JsonHasMakespanAndRanks)
 {
-  auto j = replay_json(examples() + "/traces/stencil16/trace.txt --platform " + examples() + "/platforms/hetero8.json");
+  auto j = test::replay_json(examples() + "/traces/stencil16/trace.txt --platform " + examples() + "/platforms/hetero8.json");
   ASSERT_TRUE(j.contains("makespan_s"));
   ASSERT_EQ(j["ranks"].size(), 16u);
   double latest = 0;
@@ -68,13 +56,13 @@ TEST(Cli, ElasticMasterWorkerRedealsTasksOnAnotherPlatform)
   std::string elastic = examples() + "/traces/master_worker8_elastic/trace.txt";
   // on the platform it was recorded on, both forms replay the same run
   std::string home = "--platform " + examples() + "/platforms/cluster16.xml";
-  EXPECT_DOUBLE_EQ(replay_json(fixed + " " + home)["makespan_s"].get<double>(),
-                   replay_json(elastic + " " + home)["makespan_s"].get<double>());
+  EXPECT_DOUBLE_EQ(test::replay_json(fixed + " " + home)["makespan_s"].get<double>(),
+                   test::replay_json(elastic + " " + home)["makespan_s"].get<double>());
   // on the mixed cluster the two E5-2450 workers (ranks 6, 7; 1.75x faster)
   // take more of the 40 tasks, and the run ends sooner than the fixed replay
   std::string away = "--platform " + examples() + "/platforms/hetero8.json";
-  auto e = replay_json(elastic + " " + away);
-  auto f = replay_json(fixed + " " + away);
+  auto e = test::replay_json(elastic + " " + away);
+  auto f = test::replay_json(fixed + " " + away);
   int total = 0;
   for (int w = 1; w < 8; ++w)
     total += e["ranks"][w]["messages_received"].get<int>() - 1; // minus the stop message
@@ -89,11 +77,10 @@ TEST(Cli, TimelineIsWrittenAsSvg)
 {
   test::TempDir dir;
   std::string svg = dir.path() + "/t.svg";
-  auto r = run_cli("replay " + examples() + "/traces/collectives8/trace.txt --platform " + examples() +
+  auto r = test::run_perfcast("replay " + examples() + "/traces/collectives8/trace.txt --platform " + examples() +
                     "/platforms/hetero8.xml --timeline " + svg + " -q");
   ASSERT_EQ(r.status, 0) << r.output;
-  std::ifstream in(svg);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = test::read_text(svg);
   EXPECT_EQ(text.rfind("<svg", 0), 0u);
   EXPECT_NE(text.find("</svg>"), std::string::npos);
   EXPECT_NE(text.find("<rect"), std::string::npos);
@@ -106,37 +93,37 @@ TEST(Cli, BadInputGivesLocatedErrorsAndNonZeroExit)
   dir.file("r0.txt", "0 init\n0 sned 1 0 8\n");
   dir.file("r1.txt", "1 init\n");
   std::string bad_action = dir.file("i.txt", "r0.txt\nr1.txt\n");
-  auto r = run_cli("replay " + bad_action + " --platform " + platform);
+  auto r = test::run_perfcast("replay " + bad_action + " --platform " + platform);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("r0.txt:2: unknown action 'sned'"), std::string::npos) << r.output;
 
-  r = run_cli("replay " + bad_action + " --platform " + dir.path() + "/missing.xml");
+  r = test::run_perfcast("replay " + bad_action + " --platform " + dir.path() + "/missing.xml");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("missing.xml: cannot open platform file"), std::string::npos) << r.output;
 
   std::string hosts = dir.file("hosts", "node-0\nnode-99\n");
-  r = run_cli("replay " + bad_action + " --platform " + platform + " --hostfile " + hosts);
+  r = test::run_perfcast("replay " + bad_action + " --platform " + platform + " --hostfile " + hosts);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("hosts:2: host 'node-99' is not in the platform"), std::string::npos) << r.output;
 
   dir.file("d0.txt", "0 recv 1 0 8\n");
   dir.file("d1.txt", "1 recv 0 0 8\n");
-  r = run_cli("replay " + dir.file("d.txt", "d0.txt\nd1.txt\n") + " --platform " + platform);
+  r = test::run_perfcast("replay " + dir.file("d.txt", "d0.txt\nd1.txt\n") + " --platform " + platform);
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("deadlock"), std::string::npos) << r.output;
 
-  r = run_cli("replay " + bad_action + " --platform " + platform + " --net bogus");
+  r = test::run_perfcast("replay " + bad_action + " --platform " + platform + " --net bogus");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("unknown network model 'bogus'"), std::string::npos) << r.output;
 
-  r = run_cli("replay " + bad_action);
+  r = test::run_perfcast("replay " + bad_action);
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("--platform"), std::string::npos) << r.output;
 }
 
 TEST(Cli, ListNamesModelsAndAlgorithms)
 {
-  auto r = run_cli("list");
+  auto r = test::run_perfcast("list");
   ASSERT_EQ(r.status, 0);
   EXPECT_NE(r.output.find("smpi"), std::string::npos);
   EXPECT_NE(r.output.find("loggp"), std::string::npos);
@@ -149,11 +136,11 @@ TEST(Cli, FitPredictCompareOnBundledRuns)
   std::string runs = examples() + "/runs/stencil2d-4nodes.csv";
   std::string platform = examples() + "/platforms/table1-4nodes.json";
   std::string model = dir.path() + "/model.json";
-  auto fit = run_cli("fit qn " + runs + " -p " + platform + " -o " + model);
+  auto fit = test::run_perfcast("fit qn " + runs + " -p " + platform + " -o " + model);
   ASSERT_EQ(fit.status, 0) << fit.output;
   EXPECT_NE(fit.output.find("W (computation)"), std::string::npos) << fit.output;
   std::string svg = dir.path() + "/curve.svg";
-  auto pr = run_cli("predict " + model + " -p " + platform + " --procs 2..64:x2 --best-group 2 --svg " + svg +
+  auto pr = test::run_perfcast("predict " + model + " -p " + platform + " --procs 2..64:x2 --best-group 2 --svg " + svg +
                     " --measured " + runs + " --json");
   ASSERT_EQ(pr.status, 0) << pr.output;
   auto j = nlohmann::json::parse(pr.output);
@@ -163,7 +150,7 @@ TEST(Cli, FitPredictCompareOnBundledRuns)
   EXPECT_TRUE(j.contains("turning_point"));
   EXPECT_EQ(j["best_group"]["servers"].size(), 2u);
   EXPECT_TRUE(std::filesystem::exists(svg));
-  auto cmp = run_cli("compare " + runs + " -p " + platform + " --json");
+  auto cmp = test::run_perfcast("compare " + runs + " -p " + platform + " --json");
   ASSERT_EQ(cmp.status, 0) << cmp.output;
   auto c = nlohmann::json::parse(cmp.output);
   ASSERT_EQ(c.size(), 2u);
@@ -177,27 +164,27 @@ TEST(Cli, ModelBadInputIsNamed)
   test::TempDir dir;
   std::string platform = examples() + "/platforms/table1-4nodes.json";
   std::string missing = dir.file("missing.csv", "procs,time_s,mpi_s,sends_per_process,placement\n2,1,0.1,10,e5620-0:2\n");
-  auto r = run_cli("fit qn " + missing + " -p " + platform + " -o " + dir.path() + "/m.json");
+  auto r = test::run_perfcast("fit qn " + missing + " -p " + platform + " -o " + dir.path() + "/m.json");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("missing.csv:1: CSV header lacks column 'message_bytes'"), std::string::npos) << r.output;
 
   std::string ghost = dir.file("ghost.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
                                             "2,1,0.1,10,100,ghost-0:2\n4,0.6,0.1,12,90,e5620-0:4\n");
-  r = run_cli("fit qn " + ghost + " -p " + platform + " -o " + dir.path() + "/m.json");
+  r = test::run_perfcast("fit qn " + ghost + " -p " + platform + " -o " + dir.path() + "/m.json");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("ghost.csv:2: placement names host 'ghost-0', which the platform lacks"), std::string::npos)
       << r.output;
 
   std::string one = dir.file("one.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
                                         "2,1,0.1,10,100,e5620-0:2\n");
-  r = run_cli("fit qn " + one + " -p " + platform + " -o " + dir.path() + "/m.json");
+  r = test::run_perfcast("fit qn " + one + " -p " + platform + " -o " + dir.path() + "/m.json");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("2 constants to fit but 1 run was given"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() + "/m.json"));
 
   std::string badcount = dir.file("bad.csv", "procs,time_s,mpi_s,sends_per_process,message_bytes,placement\n"
                                              "3,1,0.1,10,100,e5620-0:2\n");
-  r = run_cli("fit qn " + badcount + " -p " + platform + " -o " + dir.path() + "/m.json");
+  r = test::run_perfcast("fit qn " + badcount + " -p " + platform + " -o " + dir.path() + "/m.json");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("bad.csv:2: placement puts 2 processes but procs is 3"), std::string::npos) << r.output;
 }

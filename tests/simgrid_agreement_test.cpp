@@ -24,15 +24,6 @@ struct Case {
   double tolerance;
 };
 
-double parse_time(const std::string& s)
-{
-  try {
-    return std::stod(s);
-  } catch (...) {
-    return -1;
-  }
-}
-
 void check_case(const Case& c)
 {
   ASSERT_EQ(test::run_command("command -v smpirun").status, 0) << "smpirun (libsimgrid-dev) is required";
@@ -48,15 +39,11 @@ void check_case(const Case& c)
                                            root, c.app, c.ranks, platform, hostfile, dir.path(), c.args));
   ASSERT_EQ(rec.status, 0) << rec.output;
   std::string index = dir.path() + "/trace/trace.txt";
-  auto sg = test::run_command(
-      fmt::format("{}/scripts/simgrid-replay-time.sh {} {} {} {}", root, index, c.ranks, platform, hostfile));
-  ASSERT_EQ(sg.status, 0) << sg.output;
-  double simgrid = parse_time(sg.output);
-  ASSERT_GT(simgrid, 0) << "smpirun -replay printed no time: " << sg.output;
-  auto pc = test::run_command(
-      fmt::format("{} replay {} --platform {} --hostfile {} --json", test::perfcast_binary(), index, platform, hostfile));
-  ASSERT_EQ(pc.status, 0) << pc.output;
-  double perfcast = nlohmann::json::parse(pc.output)["makespan_s"].get<double>();
+  std::string log;
+  double simgrid = test::simgrid_makespan(index, c.ranks, platform, hostfile, log);
+  ASSERT_GT(simgrid, 0) << "smpirun -replay printed no time: " << log;
+  double perfcast =
+      test::replay_json(fmt::format("{} --platform {} --hostfile {}", index, platform, hostfile))["makespan_s"].get<double>();
   double error = std::fabs(perfcast - simgrid) / simgrid;
   EXPECT_LE(error, c.tolerance) << c.name << ": perfcast " << perfcast << " s, SimGrid " << simgrid << " s";
   std::cout << fmt::format("[agreement] {}: perfcast {:.6f} s, SimGrid {:.6f} s, error {:.4f}%\n", c.name, perfcast,

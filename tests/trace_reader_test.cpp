@@ -160,9 +160,7 @@ TEST(TraceWriter, RoundTripsEveryActionThroughTheReader)
   b.type = ActionType::Init;
   writer.write(b);
   writer.close();
-  std::ifstream written(dir.path() + "/out/rank-0.txt");
-  std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(text, lines);
+  EXPECT_EQ(test::read_text(dir.path() + "/out/rank-0.txt"), lines);
   TraceIndex t = read_trace_index(writer.index_path());
   EXPECT_EQ(t.ranks(), 2);
 }

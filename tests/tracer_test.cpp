@@ -39,6 +39,31 @@ nlohmann::json profile_json(const std::string& dir)
   return nlohmann::json::parse(in);
 }
 
+// perfcast replays the trace in DIR on a bundled platform.
+void expect_replays(const std::string& dir, const std::string& platform)
+{
+  auto r = test::run_perfcast(
+      fmt::format("replay {}/trace.txt -p {}/examples/platforms/{} -q", dir, test::source_dir(), platform));
+  EXPECT_EQ(r.status, 0) << r.output.substr(0, 2000);
+}
+
+// perfcast and `smpirun -replay` give the trace in DIR the same makespan
+// (within 1%) on cluster16, one rank per node.
+void expect_replay_matches_simgrid(const test::TempDir& tmp, const std::string& dir, int ranks)
+{
+  std::string platform = test::source_dir() + "/examples/platforms/cluster16.xml";
+  std::string hosts;
+  for (int r = 0; r < ranks; ++r)
+    hosts += fmt::format("node-{}\n", r);
+  std::string hostfile = tmp.file(fmt::format("hosts{}", ranks), hosts);
+  std::string log;
+  double simgrid = test::simgrid_makespan(dir + "/trace.txt", ranks, platform, hostfile, log);
+  ASSERT_GT(simgrid, 0) << "smpirun -replay printed no time: " << log;
+  double ours = test::replay_json(fmt::format("{}/trace.txt -p {} --hostfile {}", dir, platform, hostfile))["makespan_s"]
+                    .get<double>();
+  EXPECT_NEAR(ours, simgrid, 0.01 * simgrid);
+}
+
 class Tracer : public ::testing::Test {
 protected:
   void SetUp() override
@@ -75,20 +100,7 @@ TEST_F(Tracer, StencilCountsAreExactAndTheTraceReplays)
   EXPECT_EQ(j["runs"][0]["procs"], 4);
   EXPECT_DOUBLE_EQ(j["runs"][0]["message_bytes"].get<double>(), 512.0);
   // perfcast replays it, and so does SimGrid (it uses only what SimGrid knows)
-  std::string platform = test::source_dir() + "/examples/platforms/cluster16.xml";
-  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {} --json -q", test::perfcast_binary(), out,
-                                              platform));
-  ASSERT_EQ(replay.status, 0) << replay.output;
-  double ours = nlohmann::json::parse(replay.output)["makespan_s"].get<double>();
-  std::string hosts = dir.file("hosts", "node-0\nnode-1\nnode-2\nnode-3\n");
-  auto sg = test::run_command(fmt::format("{}/scripts/simgrid-replay-time.sh {}/trace.txt 4 {} {}",
-                                          test::source_dir(), out, platform, hosts));
-  ASSERT_EQ(sg.status, 0) << sg.output;
-  double simgrid = std::stod(sg.output);
-  auto ours_rr = test::run_command(fmt::format("{} replay {}/trace.txt -p {} --hostfile {} --json -q",
-                                               test::perfcast_binary(), out, platform, hosts));
-  EXPECT_NEAR(nlohmann::json::parse(ours_rr.output)["makespan_s"].get<double>(), simgrid, 0.01 * simgrid);
-  EXPECT_GT(ours, 0);
+  expect_replay_matches_simgrid(dir, out, 4);
 }
 
 TEST_F(Tracer, MasterWorkerWithAnySourceReplaysWithoutDeadlock)
@@ -107,9 +119,7 @@ TEST_F(Tracer, MasterWorkerWithAnySourceReplaysWithoutDeadlock)
   for (int w = 1; w < 4; ++w)
     results += j["ranks"][w]["messages_sent"].get<unsigned long long>();
   EXPECT_EQ(results, 12u);
-  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/hetero8.json -q",
-                                              test::perfcast_binary(), out, test::source_dir()));
-  EXPECT_EQ(replay.status, 0) << replay.output;
+  expect_replays(out, "hetero8.json");
 }
 
 TEST_F(Tracer, RefusesAnExistingDirectoryWithoutForce)
@@ -139,8 +149,7 @@ TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
   EXPECT_FALSE(j["complete"].get<bool>());
   for (int rank = 0; rank < 2; ++rank) {
     std::string path = fmt::format("{}/rank-{}.txt", out, rank);
-    std::ifstream in(path);
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text = test::read_text(path);
     ASSERT_FALSE(text.empty());
     EXPECT_EQ(text.back(), '\n') << "partial last line in " << path;
     EXPECT_NE(text.find("# perfcast: incomplete (SIGTERM)"), std::string::npos) << text.substr(text.size() - 200);
@@ -172,8 +181,7 @@ TEST_F(Tracer, FortranProgramsAreTracedThroughTheirBindings)
       EXPECT_EQ(rank["bytes_sent"], expected * 512) << program;
       EXPECT_EQ(rank["messages_received"], expected) << program;
     }
-    std::ifstream in(out + "/rank-0.txt");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text = test::read_text(out + "/rank-0.txt");
     if (std::string(program) == "halo") {
       // MPI_Waitall over 4 requests and two MPI_Waitany over 2, per iteration,
       // become one wait per request: 3 x (4 + 2)
@@ -182,20 +190,11 @@ TEST_F(Tracer, FortranProgramsAreTracedThroughTheirBindings)
         ++waits;
       EXPECT_EQ(waits, 18u);
     }
-    auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
-                                                test::perfcast_binary(), out, test::source_dir()));
-    EXPECT_EQ(replay.status, 0) << replay.output;
     if (std::string(program) == "ring") {
       // send, recv and allreduce only: SimGrid replays it too, to the same time
-      std::string platform = test::source_dir() + "/examples/platforms/cluster16.xml";
-      std::string hosts = dir.file("hosts3", "node-0\nnode-1\nnode-2\n");
-      auto sg = test::run_command(fmt::format("{}/scripts/simgrid-replay-time.sh {}/trace.txt 3 {} {}",
-                                              test::source_dir(), out, platform, hosts));
-      ASSERT_EQ(sg.status, 0) << sg.output;
-      auto ours = test::run_command(fmt::format("{} replay {}/trace.txt -p {} --hostfile {} --json -q",
-                                                test::perfcast_binary(), out, platform, hosts));
-      double simgrid = std::stod(sg.output);
-      EXPECT_NEAR(nlohmann::json::parse(ours.output)["makespan_s"].get<double>(), simgrid, 0.01 * simgrid);
+      expect_replay_matches_simgrid(dir, out, 3);
+    } else {
+      expect_replays(out, "cluster16.xml");
     }
   }
 }
@@ -228,13 +227,11 @@ TEST_F(Tracer, HpccIsTracedProfiledAndReplayed)
     received += rank["messages_received"].get<unsigned long long>();
   }
   EXPECT_EQ(sent, received);
-  auto profile = test::run_command(fmt::format("{} profile {}", test::perfcast_binary(), out));
+  auto profile = test::run_perfcast("profile " + out);
   EXPECT_EQ(profile.status, 0);
   EXPECT_NE(profile.output.find("MPI_Comm_split"), std::string::npos);
-  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml --json -q",
-                                              test::perfcast_binary(), out, test::source_dir()));
-  ASSERT_EQ(replay.status, 0) << replay.output.substr(0, 2000);
-  EXPECT_GT(nlohmann::json::parse(replay.output)["makespan_s"].get<double>(), 0);
+  auto replay = test::replay_json(fmt::format("{}/trace.txt -p {}/examples/platforms/cluster16.xml", out, test::source_dir()));
+  EXPECT_GT(replay["makespan_s"].get<double>(), 0);
 }
 
 TEST_F(Tracer, MpichProgramsAreTracedWithTheMpichBuild)
@@ -247,8 +244,7 @@ TEST_F(Tracer, MpichProgramsAreTracedWithTheMpichBuild)
   std::string exe = build_app(dir, "stencil2d.c", "mpicc.mpich");
   std::string out = dir.path() + "/trace";
   // the launcher names MPICH: perfcast picks libperfcast_tracer_mpich.so
-  auto r = test::run_command(fmt::format("{} trace -o {} -- mpirun.mpich -np 4 {} 10 64", test::perfcast_binary(), out,
-                                         exe));
+  auto r = test::run_perfcast(fmt::format("trace -o {} -- mpirun.mpich -np 4 {} 10 64", out, exe));
   ASSERT_EQ(r.status, 0) << r.output;
   auto j = profile_json(out);
   ASSERT_TRUE(j["complete"].get<bool>());
@@ -256,9 +252,7 @@ TEST_F(Tracer, MpichProgramsAreTracedWithTheMpichBuild)
     EXPECT_EQ(rank["messages_sent"], 20u);
     EXPECT_EQ(rank["bytes_received"], 20u * 64 * 8);
   }
-  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
-                                              test::perfcast_binary(), out, test::source_dir()));
-  EXPECT_EQ(replay.status, 0) << replay.output;
+  expect_replays(out, "cluster16.xml");
 }
 
 TEST_F(Tracer, NonBlockingCollectivesAndALinkedTracer)
@@ -272,17 +266,14 @@ TEST_F(Tracer, NonBlockingCollectivesAndALinkedTracer)
   auto r = test::run_command(fmt::format("{} PERFCAST_TRACE_DIR={} mpirun --oversubscribe -np 4 {} 2 64", kMpiEnv, out,
                                          exe));
   ASSERT_EQ(r.status, 0) << r.output;
-  std::ifstream in(out + "/rank-1.txt");
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string text = test::read_text(out + "/rank-1.txt");
   for (const char* action : {"1 iallreduce 512 0 6", "1 ibcast 512 0 6", "1 igather 512 512 0 6 6",
                              "1 iscatter 512 512 0 6 6", "1 ialltoallv 2048 512 512 512 512 2048", "1 ibarrier",
                              "1 wait 1 1 -2", "# perfcast: complete"})
     EXPECT_NE(text.find(action), std::string::npos) << action;
   // perfcast trace writes the index afterwards; here the test does
   std::ofstream(out + "/trace.txt") << "rank-0.txt\nrank-1.txt\nrank-2.txt\nrank-3.txt\n";
-  auto replay = test::run_command(fmt::format("{} replay {}/trace.txt -p {}/examples/platforms/cluster16.xml -q",
-                                              test::perfcast_binary(), out, test::source_dir()));
-  EXPECT_EQ(replay.status, 0) << replay.output;
+  expect_replays(out, "cluster16.xml");
 }
 
 TEST_F(Tracer, RunProfilesFeedTheQueueingModel)
@@ -301,8 +292,8 @@ TEST_F(Tracer, RunProfilesFeedTheQueueingModel)
     ASSERT_EQ(traced(out, app + " 40 200", np).status, 0);
     profiles.push_back(out + "/profile.json");
   }
-  auto fit = test::run_command(fmt::format("{} fit qn {} {} {} -p {} -o {}/m.json", test::perfcast_binary(),
-                                           profiles[0], profiles[1], profiles[2], platform, dir.path()));
+  auto fit = test::run_perfcast(
+      fmt::format("fit qn {} {} {} -p {} -o {}/m.json", profiles[0], profiles[1], profiles[2], platform, dir.path()));
   EXPECT_EQ(fit.status, 0) << fit.output;
   EXPECT_NE(fit.output.find("fitted on 3 runs"), std::string::npos) << fit.output;
 }
