@@ -1,6 +1,7 @@
 #include "platform/Placement.hpp"
 
 #include "core/Error.hpp"
+#include "core/Text.hpp"
 #include "core/Units.hpp"
 
 #include <fmt/format.h>
@@ -10,14 +11,6 @@ namespace perfcast {
 
 namespace {
 
-std::string trim(const std::string& s)
-{
-  auto a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos)
-    return "";
-  auto b = s.find_last_not_of(" \t\r");
-  return s.substr(a, b - a + 1);
-}
 
 // Expands one "name" or "name:k" entry into host indices.
 void expand_entry(const Platform& platform, const std::string& entry, const std::string& file, std::size_t line,
@@ -59,7 +52,7 @@ Placement place_by_hostfile(const Platform& platform, const std::string& path, i
   std::size_t line = 0;
   while (std::getline(in, raw)) {
     ++line;
-    std::string entry = trim(raw);
+    std::string entry(trim(raw));
     if (entry.empty() || entry[0] == '#')
       continue;
     expand_entry(platform, entry, path, line, hosts);
@@ -91,7 +84,7 @@ Placement place_by_policy(const Platform& platform, const std::string& policy, i
   std::size_t pos = 0;
   while (pos <= policy.size()) {
     auto end = policy.find(',', pos);
-    std::string entry = trim(policy.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    std::string entry(trim(std::string_view(policy).substr(pos, end == std::string::npos ? std::string::npos : end - pos)));
     if (entry.empty())
       throw Error(fmt::format("placement '{}': expected round-robin, block or a comma-separated list of hosts", policy));
     expand_entry(platform, entry, "--placement", 1, hosts);

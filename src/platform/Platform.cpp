@@ -1,11 +1,10 @@
 #include "platform/Platform.hpp"
 
 #include "core/Error.hpp"
+#include "core/Text.hpp"
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
 namespace perfcast {
 
@@ -111,12 +110,7 @@ Route Platform::route(int src, int dst) const
 
 Platform load_platform(const std::string& path)
 {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    fail_in(path, "cannot open platform file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  std::string text = buf.str();
+  std::string text = read_file(path, "platform file");
   auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos)
     fail_in(path, "empty platform file (expected SimGrid XML or perfcast JSON)");

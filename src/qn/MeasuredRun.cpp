@@ -1,10 +1,10 @@
 #include "qn/MeasuredRun.hpp"
 
 #include "core/Error.hpp"
+#include "core/Text.hpp"
 #include "core/Units.hpp"
 
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -26,13 +26,6 @@ std::vector<std::string> split(const std::string& s, char sep)
   return out;
 }
 
-std::string trim(const std::string& s)
-{
-  auto a = s.find_first_not_of(" \t\r");
-  if (a == std::string::npos)
-    return "";
-  return s.substr(a, s.find_last_not_of(" \t\r") - a + 1);
-}
 
 void check_run(const MeasuredRun& r, const std::string& where)
 {
@@ -60,7 +53,7 @@ std::map<std::string, int> parse_placement(const std::string& text, const std::s
 {
   std::map<std::string, int> p;
   for (const std::string& part : split(text, ';')) {
-    std::string item = trim(part);
+    std::string item(trim(part));
     if (item.empty())
       continue;
     auto colon = item.rfind(':');
@@ -82,12 +75,12 @@ std::vector<MeasuredRun> load_csv(const std::string& text, const std::string& pa
   const std::vector<std::string> fields{"procs", "time_s", "mpi_s", "sends_per_process", "message_bytes", "placement"};
   while (std::getline(in, line)) {
     ++lineno;
-    std::string t = trim(line);
+    std::string t(trim(line));
     if (t.empty() || t[0] == '#')
       continue;
     auto cells = split(t, ',');
     for (auto& c : cells)
-      c = trim(c);
+      c = std::string(trim(c));
     if (header.empty()) {
       header = cells;
       for (const auto& f : fields)
@@ -208,12 +201,7 @@ std::vector<MeasuredRun> load_json(const std::string& text, const std::string& p
 
 std::vector<MeasuredRun> load_runs(const std::string& path)
 {
-  std::ifstream in(path);
-  if (!in)
-    fail_in(path, "cannot open run file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  std::string text = buf.str();
+  std::string text = read_file(path, "run file");
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{')
     return load_json(text, path);

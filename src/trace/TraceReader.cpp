@@ -1,6 +1,7 @@
 #include "trace/TraceReader.hpp"
 
 #include "core/Error.hpp"
+#include "core/Text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -720,11 +721,9 @@ TraceIndex read_trace_index(const std::string& index_path, int ranks_hint)
   std::vector<std::string> files;
   while (std::getline(in, raw)) {
     ++line;
-    auto a = raw.find_first_not_of(" \t\r");
-    if (a == std::string::npos || raw[a] == '#')
+    std::string name(trim(raw));
+    if (name.empty() || name[0] == '#')
       continue;
-    auto b = raw.find_last_not_of(" \t\r");
-    std::string name = raw.substr(a, b - a + 1);
     fs::path p(name);
     std::string resolved = name;
     if (p.is_relative()) {

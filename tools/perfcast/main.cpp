@@ -2,6 +2,7 @@
 // logic of its own. User errors arrive as perfcast::Error and end here.
 #include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
+#include "core/Text.hpp"
 #include "core/Units.hpp"
 #include "net/NetworkModel.hpp"
 #include "platform/Placement.hpp"
@@ -19,9 +20,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <unistd.h>
 
 namespace {
@@ -171,20 +170,10 @@ int run_fit(const ModelArgs& a)
   return 0;
 }
 
-std::string read_text(const std::string& path)
-{
-  std::ifstream in(path);
-  if (!in)
-    fail_in(path, "cannot open file");
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
 int run_predict(const ModelArgs& a)
 {
   Platform platform = load_platform(a.platform);
-  auto [model, amdahl] = model_from_json(read_text(a.model), a.model);
+  auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
   int turn = turning_point(points, a.threshold);
