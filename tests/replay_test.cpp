@@ -181,6 +181,15 @@ TEST(Replay, CollectivesCompleteOnAnyRankCount)
       o.collectives.algorithm["allreduce"] = alg;
       auto r = f.replay(ranks, place_by_policy(f.platform, "round-robin", P), o);
       EXPECT_GT(r.makespan_s, 0) << P << " " << alg;
+      // every message sent is received, and each rank gets at least its share
+      // of the alltoall and the allgather: 20 bytes from each other rank in each
+      std::uint64_t sent = 0, received = 0;
+      for (const auto& rank : r.ranks) {
+        sent += rank.bytes_sent;
+        received += rank.bytes_received;
+        EXPECT_GE(rank.bytes_received, 40u * static_cast<std::uint64_t>(P - 1)) << P << " " << alg;
+      }
+      EXPECT_EQ(sent, received) << P << " " << alg;
     }
   }
 }
