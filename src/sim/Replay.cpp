@@ -909,7 +909,7 @@ private:
     q.complete = true;
     if (!q.is_send && !q.is_collective) {
       Rank& rank = rank_of(exec(q.owner));
-      if (q.ctx == 0 || (q.ctx % 2 == 0)) { // user point-to-point traffic
+      if (q.ctx % 2 == 0) { // user point-to-point traffic (even contexts)
         rank.last_recv_tag = q.tag;
         if (q.wildcard_source)
           rank.last_wild_source = q.src;
