@@ -1,0 +1,22 @@
+#pragma once
+// The subcommands of the perfcast CLI. Each file registers one or a few
+// subcommands on the CLI11 app and returns what runs when it is chosen; the
+// command files parse flags and call the library, nothing more.
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace perfcast::cli {
+
+/// A registered subcommand and what runs when the user chose it.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+void add_replay_commands(CLI::App& app, std::vector<Command>& out);
+void add_trace_commands(CLI::App& app, std::vector<Command>& out);
+void add_model_commands(CLI::App& app, std::vector<Command>& out);
+
+} // namespace perfcast::cli

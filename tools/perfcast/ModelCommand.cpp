@@ -1,0 +1,205 @@
+// perfcast fit qn, perfcast predict and perfcast compare.
+#include "Command.hpp"
+
+#include "core/AtomicFile.hpp"
+#include "core/Error.hpp"
+#include "core/Text.hpp"
+#include "platform/Platform.hpp"
+#include "qn/QueueingModel.hpp"
+#include "qn/Study.hpp"
+#include "report/PlotSvg.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <optional>
+
+namespace perfcast::cli {
+namespace {
+
+struct ModelArgs {
+  std::vector<std::string> runs;
+  std::string platform;
+  std::string output;
+  std::string model;
+  std::string procs = "1..64:x2";
+  std::string placement = "spread";
+  std::vector<std::string> measured;
+  std::string svg;
+  double threshold = 0.05;
+  int best_group = 0;
+  int group_procs = 0;
+  bool json = false;
+  bool paper = false;
+};
+
+std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files)
+{
+  std::vector<MeasuredRun> runs;
+  for (const auto& f : files) {
+    auto r = load_runs(f);
+    runs.insert(runs.end(), r.begin(), r.end());
+  }
+  return runs;
+}
+
+int run_fit(const ModelArgs& a)
+{
+  Platform platform = load_platform(a.platform);
+  auto runs = load_all_runs(a.runs);
+  QueueingModel model = fit_queueing_model(runs, platform, a.paper ? ModelVariant::paper() : ModelVariant{});
+  AmdahlModel amdahl = fit_amdahl(runs);
+  nlohmann::json j = model_to_json(model, amdahl);
+  write_file_atomically(a.output, j.dump(2) + "\n");
+  if (a.json) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("queueing-network model fitted on {} runs ({}; {} iterations)\n", runs.size(),
+                           model.fit_message, model.iterations);
+  std::cout << fmt::format("  W (computation)       {:.6g} flop\n", model.work_flops);
+  std::cout << fmt::format("  Net_Constant          {:.6g}\n", model.net_constant);
+  std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
+  std::cout << fmt::format("  network               {} queue{} per node{}\n", model.duplex_nic ? 2 : 1,
+                           model.duplex_nic ? "s (full duplex)" : " (as the paper)",
+                           model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)");
+  std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
+  std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
+                           curve_form_name(model.message_bytes.form));
+  std::cout << fmt::format("  Amdahl baseline       T(n) = {:.6g} + {:.6g} / n\n", amdahl.serial_s, amdahl.parallel_s);
+  if (!model.curves_cross_validated)
+    std::cout << "  note: fewer than 3 process counts: s(n) and m(n) take the paper's forms, not cross-validated\n";
+  std::cout << fmt::format("\n{:>6} {:>12} {:>12} {:>9}  {}\n", "procs", "measured_s", "fitted_s", "error_%", "run");
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>9.2f}  {}\n", runs[i].procs, runs[i].time_s,
+                             runs[i].time_s * (1 + model.residuals[i]), 100 * model.residuals[i], runs[i].source);
+  std::cout << "\nmodel written to " << a.output << "\n";
+  return 0;
+}
+
+int run_predict(const ModelArgs& a)
+{
+  Platform platform = load_platform(a.platform);
+  auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
+  std::vector<int> procs = parse_proc_counts(a.procs);
+  auto points = sweep(model, amdahl, platform, a.placement, procs);
+  int turn = turning_point(points, a.threshold);
+  auto measured = load_all_runs(a.measured);
+  std::optional<GroupChoice> group;
+  int group_n = a.group_procs > 0 ? a.group_procs : procs.back();
+  if (a.best_group > 0)
+    group = best_group(model, platform, a.best_group, group_n);
+  if (a.json) {
+    nlohmann::json j;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const SweepPoint& p : points)
+      rows.push_back({{"procs", p.queueing.procs},
+                      {"predicted_s", p.queueing.time_s},
+                      {"amdahl_s", p.amdahl_s},
+                      {"speedup", p.speedup},
+                      {"bottleneck", p.queueing.bottleneck},
+                      {"bottleneck_utilization", p.queueing.bottleneck_utilization},
+                      {"exact_mva", p.queueing.exact}});
+    j["predictions"] = rows;
+    j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
+    if (group)
+      j["best_group"] = {{"servers", group->hosts}, {"procs", group_n}, {"predicted_s", group->time_s},
+                         {"exhaustive", group->exhaustive}};
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("{:>6} {:>14} {:>12} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s", "speedup",
+                             "bottleneck (utilisation)");
+    for (const SweepPoint& p : points)
+      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>9.2f}  {} ({:.0f}%){}\n", p.queueing.procs,
+                               p.queueing.time_s, p.amdahl_s, p.speedup, p.queueing.bottleneck,
+                               100 * p.queueing.bottleneck_utilization, p.queueing.exact ? "" : " [approximate MVA]");
+    std::cout << fmt::format("\nturning point: {} processes (the next step gains less than {:.0f}%)\n", turn,
+                             100 * a.threshold);
+    if (group) {
+      std::string names;
+      for (const auto& h : group->hosts)
+        names += (names.empty() ? "" : ", ") + h;
+      std::cout << fmt::format("best group of {} servers for {} processes: {} ({:.6g} s{})\n", a.best_group,
+                               group_n, names, group->time_s, group->exhaustive ? "" : ", greedy search");
+    }
+  }
+  if (!a.svg.empty()) {
+    PlotSeries qn{"queueing model", "#4c78a8", {}, false}, am{"Amdahl baseline", "#f58518", {}, false},
+        ms{"measured", "#e45756", {}, true};
+    for (const SweepPoint& p : points) {
+      qn.points.emplace_back(p.queueing.procs, p.queueing.time_s);
+      am.points.emplace_back(p.queueing.procs, p.amdahl_s);
+    }
+    for (const MeasuredRun& r : measured)
+      ms.points.emplace_back(r.procs, r.time_s);
+    std::vector<PlotSeries> series{qn, am};
+    if (!ms.points.empty())
+      series.push_back(ms);
+    write_file_atomically(a.svg, line_chart_svg("predicted run time (" + a.placement + " placement)", "processes",
+                                                "seconds", series));
+  }
+  return 0;
+}
+
+int run_compare(const ModelArgs& a)
+{
+  Platform platform = load_platform(a.platform);
+  auto runs = load_all_runs(a.runs);
+  auto results = leave_one_out(runs, platform);
+  if (a.json) {
+    nlohmann::json j = nlohmann::json::array();
+    for (const Accuracy& acc : results)
+      j.push_back({{"model", acc.model}, {"accuracy_percent", acc.accuracy_percent}, {"cv", acc.cv},
+                   {"predicted_s", acc.predicted_s}});
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("leave-one-out over {} runs\n\n{:<18} {:>12} {:>8}\n", runs.size(), "model",
+                           "accuracy_%", "CV");
+  for (const Accuracy& acc : results)
+    std::cout << fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
+  std::cout << fmt::format("\n{:>6} {:>12} {:>12} {:>12}  {}\n", "procs", "measured_s", "queueing_s", "amdahl_s", "run");
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12.6g}  {}\n", runs[i].procs, runs[i].time_s,
+                             results[0].predicted_s[i], results[1].predicted_s[i], runs[i].source);
+  return 0;
+}
+
+} // namespace
+
+void add_model_commands(CLI::App& app, std::vector<Command>& out)
+{
+  auto margs = std::make_shared<ModelArgs>();
+  auto* fit = app.add_subcommand("fit", "fit a performance model to measured runs");
+  fit->require_subcommand(1);
+  auto* fit_qn = fit->add_subcommand("qn", "the queueing-network model of Saad et al. (and the Amdahl baseline)");
+  fit_qn->add_option("runs", margs->runs, "run files: CSV, perfcast runs JSON, or perfcast replay --json output")
+      ->required();
+  fit_qn->add_option("--platform,-p", margs->platform, "platform the runs were measured on")->required();
+  fit_qn->add_option("-o,--output", margs->output, "model file to write")->required();
+  fit_qn->add_flag("--json", margs->json, "print the model as JSON");
+  fit_qn->add_flag("--paper", margs->paper,
+                   "the paper's model exactly: one network queue per node, no start-up time (default: duplex NIC "
+                   "and route latency)");
+  out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
+
+  auto* pr = app.add_subcommand("predict", "predict run times with a fitted model");
+  pr->add_option("model", margs->model, "model file from perfcast fit")->required();
+  pr->add_option("--platform,-p", margs->platform, "platform to predict for")->required();
+  pr->add_option("--procs", margs->procs, "process counts: 2..64, 2..64:x2, 4..64:+4 or 2,4,8")->capture_default_str();
+  pr->add_option("--placement", margs->placement, "spread, pack or a hostfile")->capture_default_str();
+  pr->add_option("--threshold", margs->threshold, "turning point: smallest gain worth a step")->capture_default_str();
+  pr->add_option("--best-group", margs->best_group, "also name the best K servers of the platform");
+  pr->add_option("--group-procs", margs->group_procs, "process count for --best-group (default: the largest of --procs)");
+  pr->add_option("--measured", margs->measured, "run files to draw as measured points");
+  pr->add_option("--svg", margs->svg, "write the curves as SVG");
+  pr->add_flag("--json", margs->json, "print JSON objects with procs and predicted_s");
+  out.push_back({pr, [margs] { return run_predict(*margs); }});
+
+  auto* cmp = app.add_subcommand("compare", "leave-one-out accuracy of the queueing model and the Amdahl baseline");
+  cmp->add_option("runs", margs->runs, "run files")->required();
+  cmp->add_option("--platform,-p", margs->platform, "platform the runs were measured on")->required();
+  cmp->add_flag("--json", margs->json, "print JSON");
+  out.push_back({cmp, [margs] { return run_compare(*margs); }});
+}
+
+} // namespace perfcast::cli

@@ -1,0 +1,151 @@
+// perfcast replay and perfcast list.
+#include "Command.hpp"
+
+#include "core/AtomicFile.hpp"
+#include "core/Error.hpp"
+#include "core/Units.hpp"
+#include "net/NetworkModel.hpp"
+#include "platform/Placement.hpp"
+#include "platform/Platform.hpp"
+#include "report/ReplayOutput.hpp"
+#include "sim/Collectives.hpp"
+#include "sim/Replay.hpp"
+#include "trace/TraceReader.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace perfcast::cli {
+namespace {
+
+struct ReplayArgs {
+  std::string index;
+  std::string platform;
+  std::string hostfile;
+  std::string placement = "round-robin";
+  std::string network = "smpi";
+  std::string timeline;
+  std::vector<std::string> collectives;
+  std::vector<std::string> loggp;
+  double eager_threshold = 65536;
+  bool json = false;
+  bool no_crosstraffic = false;
+  bool no_solution_cache = false;
+  bool quiet = false;
+};
+
+double loggp_value(const std::string& key, const std::string& text)
+{
+  auto v = key == "G" ? parse_number(text) : parse_duration(text);
+  if (!v || *v < 0)
+    throw Error(fmt::format("--loggp {}={}: expected a non-negative {}", key, text,
+                            key == "G" ? "number of seconds per byte" : "duration such as 5us"));
+  return *v;
+}
+
+int run_replay(const ReplayArgs& a)
+{
+  Platform platform = load_platform(a.platform);
+  TraceIndex trace = read_trace_index(a.index);
+  Placement placement = a.hostfile.empty() ? place_by_policy(platform, a.placement, trace.ranks())
+                                           : place_by_hostfile(platform, a.hostfile, trace.ranks());
+  ReplayOptions options;
+  options.network = a.network;
+  options.eager_threshold_bytes = a.eager_threshold;
+  options.network_options.crosstraffic = !a.no_crosstraffic;
+  options.network_options.solution_cache = !a.no_solution_cache;
+  options.record_timeline = !a.timeline.empty();
+  for (const std::string& kv : a.loggp) {
+    auto eq = kv.find('=');
+    std::string key = kv.substr(0, eq);
+    if (eq == std::string::npos || (key != "L" && key != "o" && key != "G"))
+      throw Error(fmt::format("--loggp '{}': expected L=DURATION, o=DURATION or G=SECONDS_PER_BYTE", kv));
+    double v = loggp_value(key, kv.substr(eq + 1));
+    if (key == "L")
+      options.network_options.loggp.latency_s = v;
+    else if (key == "o")
+      options.network_options.loggp.overhead_s = v;
+    else
+      options.network_options.loggp.gap_per_byte_s = v;
+  }
+  auto algorithms = collective_algorithms();
+  for (const std::string& kv : a.collectives) {
+    auto eq = kv.find('=');
+    if (eq == std::string::npos)
+      throw Error(fmt::format("--coll '{}': expected COLLECTIVE=ALGORITHM, such as bcast=linear", kv));
+    std::string name = kv.substr(0, eq);
+    if (!algorithms.count(name))
+      throw Error(fmt::format("--coll '{}': no algorithm choice for '{}' (see perfcast list)", kv, name));
+    options.collectives.algorithm[name] = kv.substr(eq + 1);
+  }
+  bool tty = ::isatty(STDERR_FILENO) && !a.quiet;
+  auto started = std::chrono::steady_clock::now();
+  if (tty)
+    options.progress = [&](std::uint64_t actions, double simulated) {
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "\rreplaying: %llu actions, simulated %.6f s, %.1f s elapsed   ",
+                   static_cast<unsigned long long>(actions), simulated, secs);
+    };
+  ReplayReport report = replay_trace(trace, platform, placement, options);
+  if (tty && report.actions >= (1u << 20))
+    std::fprintf(stderr, "\r%80s\r", "");
+  if (a.json)
+    std::cout << replay_to_json(report, platform).dump(2) << "\n";
+  else
+    std::cout << format_replay_table(report, platform);
+  if (!a.timeline.empty()) {
+    write_file_atomically(a.timeline, timeline_svg(report, "perfcast replay of " + a.index));
+    if (!a.json)
+      std::cout << "\ntimeline written to " << a.timeline << "\n";
+  }
+  return 0;
+}
+
+int run_list()
+{
+  std::cout << "network models (--net):\n";
+  for (const auto& [name, text] : network_model_names())
+    std::cout << fmt::format("  {:<8} {}\n", name, text);
+  std::cout << "\ncollective algorithms (--coll NAME=ALGORITHM; 'default' follows SimGrid 3.32):\n";
+  for (const auto& [name, algs] : collective_algorithms()) {
+    std::string list;
+    for (const auto& x : algs)
+      list += (list.empty() ? "" : ", ") + x;
+    std::cout << fmt::format("  {:<10} {}\n", name, list);
+  }
+  std::cout << "\nplacement policies (--placement): round-robin, block, or HOST,HOST,... (HOST:COUNT repeats)\n";
+  return 0;
+}
+
+} // namespace
+
+void add_replay_commands(CLI::App& app, std::vector<Command>& out)
+{
+  auto replay = std::make_shared<ReplayArgs>();
+  auto* rp = app.add_subcommand("replay", "replay a time-independent MPI trace on a platform");
+  rp->add_option("index", replay->index, "trace index file (one trace file per rank, or one shared file)")->required();
+  rp->add_option("--platform,-p", replay->platform, "platform file: perfcast JSON or SimGrid v4.1 XML")->required();
+  rp->add_option("--hostfile", replay->hostfile, "SimGrid-style hostfile: rank i on line i modulo its length");
+  rp->add_option("--placement", replay->placement, "round-robin, block, or a list HOST,HOST:2,...")
+      ->capture_default_str();
+  rp->add_option("--net", replay->network, "network model: smpi or loggp")->capture_default_str();
+  rp->add_option("--loggp", replay->loggp, "LogGP parameters: L=5us o=1us G=8e-9 (defaults from the platform)");
+  rp->add_option("--coll", replay->collectives, "collective algorithm, e.g. allreduce=ring (see perfcast list)");
+  rp->add_option("--eager-threshold", replay->eager_threshold, "bytes below which sends return at once")
+      ->capture_default_str();
+  rp->add_flag("--no-crosstraffic", replay->no_crosstraffic, "smpi: do not load the reverse route");
+  rp->add_flag("--no-solution-cache", replay->no_solution_cache,
+               "smpi: solve the bandwidth sharing anew at every event (results equal up to rounding; slower; for checking)");
+  rp->add_option("--timeline", replay->timeline, "write an SVG timeline (ranks by time) to this file");
+  rp->add_flag("--json", replay->json, "print a JSON object instead of a table");
+  rp->add_flag("--quiet,-q", replay->quiet, "no progress display");
+  out.push_back({rp, [replay] { return run_replay(*replay); }});
+
+  auto* ls = app.add_subcommand("list", "list network models, collective algorithms and placement policies");
+  out.push_back({ls, [] { return run_list(); }});
+}
+
+} // namespace perfcast::cli

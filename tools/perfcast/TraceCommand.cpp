@@ -1,0 +1,66 @@
+// perfcast trace and perfcast profile.
+#include "Command.hpp"
+
+#include "core/Error.hpp"
+#include "trace/Tracing.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+
+namespace perfcast::cli {
+namespace {
+
+int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
+{
+  auto [status, profile] = run_traced(dir, force, command, mpi);
+  std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
+                           profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
+  if (!profile.complete)
+    for (const RankProfile& r : profile.ranks)
+      if (!r.complete)
+        std::cerr << fmt::format("perfcast trace: rank {} stopped early: {}\n", r.rank, r.ended_by);
+  if (status != 0)
+    return status;
+  return profile.complete ? 0 : 3;
+}
+
+int run_profile(const std::string& dir, bool json)
+{
+  RunProfile profile = read_run_profile(dir);
+  if (json)
+    std::cout << run_profile_to_json(profile).dump(2) << "\n";
+  else
+    std::cout << format_run_profile(profile);
+  return 0;
+}
+
+struct TraceArgs {
+  std::string dir;
+  bool force = false;
+  std::vector<std::string> command;
+  std::string mpi = "auto";
+  std::string profile_dir;
+  bool profile_json = false;
+};
+
+} // namespace
+
+void add_trace_commands(CLI::App& app, std::vector<Command>& out)
+{
+  auto t = std::make_shared<TraceArgs>();
+  auto* tr = app.add_subcommand("trace", "run an MPI program with the tracer preloaded: perfcast trace -o DIR -- "
+                                         "mpirun -np 4 ./app");
+  tr->add_option("-o,--output", t->dir, "trace directory (refused if it exists and is not empty)")->required();
+  tr->add_flag("--force", t->force, "overwrite an existing trace directory");
+  tr->add_option("--mpi", t->mpi, "MPI implementation of the program: auto (from the launcher), openmpi or mpich")
+      ->capture_default_str();
+  tr->add_option("command", t->command, "the command after --")->required();
+  out.push_back({tr, [t] { return run_trace(t->dir, t->force, t->command, t->mpi); }});
+
+  auto* pf = app.add_subcommand("profile", "report the run profile of a traced run");
+  pf->add_option("dir", t->profile_dir, "trace directory written by perfcast trace")->required();
+  pf->add_flag("--json", t->profile_json, "print JSON (the perfcast-runs format, with per-rank details)");
+  out.push_back({pf, [t] { return run_profile(t->profile_dir, t->profile_json); }});
+}
+
+} // namespace perfcast::cli
