@@ -2,8 +2,10 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
+#include <stdexcept>
 
 namespace perfcast {
 
@@ -349,13 +351,19 @@ std::vector<std::uint64_t> uniform(int P, std::uint64_t bytes)
   return std::vector<std::uint64_t>(static_cast<std::size_t>(P), bytes);
 }
 
+std::string joined(const std::vector<std::string>& names)
+{
+  std::string list;
+  for (const auto& n : names)
+    list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+// Choices are validated by CollectiveChoice::set, so reaching this is a bug in
+// the registry or in expand_collective, not a user error.
 [[noreturn]] void unknown_algorithm(const std::string& collective, const std::string& name)
 {
-  const auto& all = collective_algorithms().at(collective);
-  std::string list;
-  for (const auto& a : all)
-    list += (list.empty() ? "" : ", ") + a;
-  throw Error(fmt::format("unknown {} algorithm '{}' (expected one of: default, {})", collective, name, list));
+  throw std::logic_error(fmt::format("{} algorithm '{}' is registered but not implemented", collective, name));
 }
 
 } // namespace
@@ -366,14 +374,36 @@ std::string CollectiveChoice::get(const std::string& collective) const
   return it == algorithm.end() ? "default" : it->second;
 }
 
-std::map<std::string, std::vector<std::string>> collective_algorithms()
+void CollectiveChoice::set(const std::string& spec)
 {
-  return {{"barrier", {"linear", "dissemination"}},
-          {"bcast", {"binomial", "linear"}},
-          {"reduce", {"linear", "binomial"}},
-          {"allreduce", {"reduce-bcast", "recursive-doubling", "ring", "rabenseifner"}},
-          {"alltoall", {"ompi", "linear", "pairwise", "bruck"}},
-          {"allgather", {"linear", "ring"}}};
+  const auto& registry = collective_algorithms();
+  auto eq = spec.find('=');
+  if (eq == std::string::npos)
+    throw Error(fmt::format("'{}': expected COLLECTIVE=ALGORITHM, such as bcast=linear", spec));
+  std::string name = spec.substr(0, eq), alg = spec.substr(eq + 1);
+  auto it = registry.find(name);
+  if (it == registry.end()) {
+    std::vector<std::string> names;
+    for (const auto& entry : registry)
+      names.push_back(entry.first);
+    throw Error(fmt::format("'{}': no algorithm choice for '{}' (expected one of: {})", spec, name, joined(names)));
+  }
+  if (alg != "default" && std::find(it->second.begin(), it->second.end(), alg) == it->second.end())
+    throw Error(fmt::format("'{}': unknown {} algorithm '{}' (expected one of: default, {})", spec, name, alg,
+                            joined(it->second)));
+  algorithm[name] = alg;
+}
+
+const std::map<std::string, std::vector<std::string>>& collective_algorithms()
+{
+  static const std::map<std::string, std::vector<std::string>> registry{
+      {"barrier", {"linear", "dissemination"}},
+      {"bcast", {"binomial", "linear"}},
+      {"reduce", {"linear", "binomial"}},
+      {"allreduce", {"reduce-bcast", "recursive-doubling", "ring", "rabenseifner"}},
+      {"alltoall", {"ompi", "linear", "pairwise", "bruck"}},
+      {"allgather", {"linear", "ring"}}};
+  return registry;
 }
 
 void expand_collective(const Action& a, int rank, int size, const CollectiveChoice& choice, std::vector<MicroOp>& out)

@@ -19,10 +19,14 @@ struct CollectiveChoice {
   std::map<std::string, std::string> algorithm;
   /// Chosen algorithm for a collective, or "default".
   std::string get(const std::string& collective) const;
+  /// Records a choice written COLLECTIVE=ALGORITHM; throws Error naming the
+  /// spec and the known names when either part is not in the registry.
+  void set(const std::string& spec);
 };
 
-/// Available algorithms per collective, for `perfcast list` and validation.
-std::map<std::string, std::vector<std::string>> collective_algorithms();
+/// Available algorithms per collective (the one registry for `perfcast list`
+/// and validation); "default" is accepted for every collective.
+const std::map<std::string, std::vector<std::string>>& collective_algorithms();
 
 /// Appends the steps of `action` (a collective) for `rank` among `size` ranks.
 void expand_collective(const Action& action, int rank, int size, const CollectiveChoice& choice,
