@@ -290,3 +290,116 @@ TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
   EXPECT_GE(q.accuracy_percent, 90.0);
   EXPECT_GT(q.accuracy_percent, b.accuracy_percent);
 }
+
+TEST(LevenbergMarquardt, StandardErrorsOfALinearFitMatchTheClosedForm)
+{
+  // y = a + b t on t = 0..4 with residual noise (+e, -e, 0, -e, +e) that is
+  // orthogonal to 1 and t, so the least-squares line is exactly a = 1, b = 2.
+  // RSS = 4 e^2, s^2 = RSS / (5 - 2); (X^T X)^-1 for t = 0..4 has diagonal
+  // (sum t^2 / det, n / det) with det = n sum t^2 - (sum t)^2 = 5*30 - 100 = 50:
+  // se(a) = sqrt(s^2 * 30/50), se(b) = sqrt(s^2 * 5/50).
+  const double e = 0.1;
+  std::vector<double> t{0, 1, 2, 3, 4}, noise{e, -e, 0, -e, e}, y;
+  for (std::size_t i = 0; i < t.size(); ++i)
+    y.push_back(1 + 2 * t[i] + noise[i]);
+  FitOptions linear;
+  linear.positive = false;
+  auto fit = levenberg_marquardt(
+      [&](const std::vector<double>& p) {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < t.size(); ++i)
+          r.push_back(p[0] + p[1] * t[i] - y[i]);
+        return r;
+      },
+      {0.0, 0.0}, linear);
+  ASSERT_TRUE(fit.converged) << fit.message;
+  EXPECT_NEAR(fit.parameters[0], 1, 1e-6);
+  EXPECT_NEAR(fit.parameters[1], 2, 1e-6);
+  EXPECT_EQ(fit.degrees_of_freedom, 3);
+  ASSERT_EQ(fit.standard_errors.size(), 2u);
+  double s2 = 4 * e * e / 3;
+  EXPECT_NEAR(fit.standard_errors[0], std::sqrt(s2 * 30 / 50), 1e-5);
+  EXPECT_NEAR(fit.standard_errors[1], std::sqrt(s2 * 5 / 50), 1e-5);
+}
+
+TEST(QueueingModel, RunsAtOneProcessCountAreRefusedNotFittedToAZeroConstant)
+{
+  // Three runs of 4 processes on one host: every residual depends on W and
+  // Net_Constant through one prediction, so the two cannot be told apart.
+  Platform p = hetero8();
+  QueueingModel truth = truth_model();
+  std::vector<MeasuredRun> runs;
+  for (double scale : {1.0, 1.02, 0.98}) {
+    MeasuredRun r = synthetic_run(truth, p, {{0, 4}});
+    r.time_s *= scale;
+    runs.push_back(r);
+  }
+  try {
+    fit_queueing_model(runs, p);
+    FAIL() << "a fit of indistinguishable runs was accepted";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("cannot tell W and Net_Constant apart"), std::string::npos) << what;
+    EXPECT_NE(what.find("every run has 4 processes"), std::string::npos) << what;
+  }
+}
+
+TEST(QueueingModel, TwoRunsForTwoConstantsWarnInsteadOfClaimingAGoodFit)
+{
+  Platform p = hetero8();
+  QueueingModel truth = truth_model();
+  std::vector<MeasuredRun> two{synthetic_run(truth, p, {{0, 2}}), synthetic_run(truth, p, {{0, 4}, {1, 4}})};
+  QueueingModel fit = fit_queueing_model(two, p);
+  EXPECT_EQ(fit.degrees_of_freedom, 0);
+  ASSERT_EQ(fit.warnings.size(), 1u);
+  EXPECT_NE(fit.warnings[0].find("exact by construction"), std::string::npos) << fit.warnings[0];
+  EXPECT_EQ(fit.work_relative_se, 0); // not estimable, and said so
+  // with more runs than constants there is no such warning, and the
+  // uncertainty of noise-free runs is tiny
+  std::vector<MeasuredRun> four = two;
+  four.push_back(synthetic_run(truth, p, {{0, 8}}));
+  four.push_back(synthetic_run(truth, p, {{0, 8}, {1, 8}}));
+  QueueingModel better = fit_queueing_model(four, p);
+  EXPECT_EQ(better.degrees_of_freedom, 2);
+  EXPECT_TRUE(better.warnings.empty());
+  EXPECT_LT(better.work_relative_se, 1e-4);
+  // the warning travels with the model file, with the training runs
+  auto [back, amdahl] = model_from_json(model_to_json(fit, fit_amdahl(two)).dump(), "m.json");
+  ASSERT_EQ(back.warnings.size(), 1u);
+  EXPECT_EQ(back.provenance["runs"].size(), 2u);
+}
+
+TEST(Study, ExtrapolationCheckTrainsOnSmallCountsOnly)
+{
+  Platform p = hetero8();
+  QueueingModel truth = truth_model();
+  std::vector<MeasuredRun> runs;
+  for (HostCounts pl : std::vector<HostCounts>{{{0, 1}, {1, 1}}, {{0, 2}, {1, 2}}, {{0, 4}, {1, 4}}, {{0, 8}, {1, 8}}})
+    runs.push_back(synthetic_run(truth, p, pl));
+  // distinct counts 2, 4, 8, 16: train on 2 and 4, predict 8 and 16
+  Extrapolation x = extrapolation_check(runs, p);
+  EXPECT_EQ(x.largest_training_procs, 4);
+  ASSERT_EQ(x.tested.size(), 2u);
+  EXPECT_EQ(x.tested[0].procs, 8);
+  EXPECT_EQ(x.tested[1].procs, 16);
+  // noise-free runs of the model itself: the queueing model extrapolates them exactly
+  EXPECT_GT(x.accuracy[0].accuracy_percent, 99.9);
+  runs.pop_back();
+  runs.pop_back();
+  EXPECT_THROW(extrapolation_check(runs, p), Error);
+}
+
+TEST(QueueingModel, RunsThatNeverUseTheNetworkCannotFitTheNetworkConstant)
+{
+  // one host, no more processes than cores: Net_Constant changes no prediction
+  Platform p = hetero8();
+  QueueingModel truth = truth_model();
+  std::vector<MeasuredRun> runs{synthetic_run(truth, p, {{0, 1}}), synthetic_run(truth, p, {{0, 2}}),
+                                synthetic_run(truth, p, {{0, 4}})};
+  try {
+    fit_queueing_model(runs, p);
+    FAIL() << "Net_Constant was fitted from runs without network traffic";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("every run is on one host"), std::string::npos) << e.what();
+  }
+}

@@ -15,6 +15,45 @@ double sum_squares(const std::vector<double>& r)
   return std::isfinite(s) ? s : std::numeric_limits<double>::infinity();
 }
 
+Eigen::MatrixXd forward_jacobian(const std::function<std::vector<double>(const Eigen::VectorXd&)>& residuals_at,
+                                 const Eigen::VectorXd& u, const std::vector<double>& r)
+{
+  const Eigen::Index m = static_cast<Eigen::Index>(r.size()), n = u.size();
+  Eigen::MatrixXd J(m, n);
+  for (Eigen::Index j = 0; j < n; ++j) {
+    Eigen::VectorXd v = u;
+    double h = 1e-6 * std::max(1.0, std::fabs(u[j]));
+    v[j] += h;
+    std::vector<double> rj = residuals_at(v);
+    for (Eigen::Index i = 0; i < m; ++i)
+      J(i, j) = (rj[static_cast<std::size_t>(i)] - r[static_cast<std::size_t>(i)]) / h;
+  }
+  return J;
+}
+
+/// Conditioning and standard errors from the Jacobian at the solution:
+/// covariance = s^2 (J^T J)^-1 with s^2 = cost / (m - n), through the SVD.
+void describe_uncertainty(const Eigen::MatrixXd& J, double cost, FitResult& result)
+{
+  const Eigen::Index m = J.rows(), n = J.cols();
+  result.degrees_of_freedom = static_cast<int>(m - n);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(J, Eigen::ComputeThinV);
+  const Eigen::VectorXd& sv = svd.singularValues();
+  double largest = sv.size() > 0 ? sv[0] : 0.0;
+  double smallest = sv.size() == n ? sv[n - 1] : 0.0;
+  result.jacobian_conditioning = largest > 0 && std::isfinite(largest) ? smallest / largest : 0.0;
+  if (result.degrees_of_freedom <= 0 || !result.identifiable())
+    return;
+  double s2 = cost / static_cast<double>(result.degrees_of_freedom);
+  Eigen::MatrixXd V = svd.matrixV();
+  for (Eigen::Index j = 0; j < n; ++j) {
+    double var = 0;
+    for (Eigen::Index k = 0; k < n; ++k)
+      var += V(j, k) * V(j, k) / (sv[k] * sv[k]);
+    result.standard_errors.push_back(std::sqrt(s2 * var));
+  }
+}
+
 } // namespace
 
 FitResult levenberg_marquardt(const std::function<std::vector<double>(const std::vector<double>&)>& residuals,
@@ -41,20 +80,12 @@ FitResult levenberg_marquardt(const std::function<std::vector<double>(const std:
     result.message = "the model gives no finite prediction at the initial guess";
     return result;
   }
-  const Eigen::Index m = static_cast<Eigen::Index>(r.size()), n = u.size();
+  const Eigen::Index m = static_cast<Eigen::Index>(r.size());
+  auto residuals_at = [&](const Eigen::VectorXd& v) { return residuals(to_params(v)); };
   double lambda = 1e-3;
   for (int it = 0; it < options.max_iterations; ++it) {
     result.iterations = it + 1;
-    // forward-difference Jacobian
-    Eigen::MatrixXd J(m, n);
-    for (Eigen::Index j = 0; j < n; ++j) {
-      Eigen::VectorXd v = u;
-      double h = 1e-6 * std::max(1.0, std::fabs(u[j]));
-      v[j] += h;
-      std::vector<double> rj = residuals(to_params(v));
-      for (Eigen::Index i = 0; i < m; ++i)
-        J(i, j) = (rj[static_cast<std::size_t>(i)] - r[static_cast<std::size_t>(i)]) / h;
-    }
+    Eigen::MatrixXd J = forward_jacobian(residuals_at, u, r);
     Eigen::VectorXd rv = Eigen::Map<const Eigen::VectorXd>(r.data(), m);
     Eigen::MatrixXd JtJ = J.transpose() * J;
     Eigen::VectorXd g = J.transpose() * rv;
@@ -100,6 +131,7 @@ FitResult levenberg_marquardt(const std::function<std::vector<double>(const std:
   result.parameters = to_params(u);
   result.residuals = r;
   result.cost = cost;
+  describe_uncertainty(forward_jacobian(residuals_at, u, r), cost, result);
   return result;
 }
 

@@ -16,6 +16,16 @@ struct FitResult {
   int iterations = 0;
   bool converged = false;
   std::string message; ///< why it stopped
+  /// What the data say about the parameters, from the Jacobian at the solution.
+  int degrees_of_freedom = 0; ///< residuals minus parameters
+  /// Smallest over largest singular value of the Jacobian; near 0 when some
+  /// combination of parameters leaves every residual unchanged.
+  double jacobian_conditioning = 0;
+  /// One standard error per parameter, relative to the parameter when the
+  /// search is on log scale (FitOptions::positive), absolute otherwise; empty
+  /// when there are no degrees of freedom or the parameters are not identifiable.
+  std::vector<double> standard_errors;
+  bool identifiable() const { return jacobian_conditioning > 1e-7; }
 };
 
 struct FitOptions {

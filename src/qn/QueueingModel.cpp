@@ -1,11 +1,13 @@
 #include "qn/QueueingModel.hpp"
 
 #include "core/Error.hpp"
+#include "core/Version.hpp"
 #include "fit/LeastSquares.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 
 namespace perfcast {
 
@@ -188,11 +190,38 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                             "the last step:{}",
                             fit.iterations, fit.message, worst));
   }
+  if (!fit.identifiable()) {
+    std::set<int> counts;
+    bool one_host = true;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      counts.insert(runs[i].procs);
+      one_host = one_host && placements[i].size() == 1;
+    }
+    std::string why = counts.size() == 1 ? fmt::format(", every run has {} processes", *counts.begin())
+                      : one_host         ? ", every run is on one host, where Net_Constant changes nothing"
+                                         : "";
+    throw Error(fmt::format("the {} runs cannot tell W and Net_Constant apart (Jacobian conditioning {:.1e}{}); "
+                            "expected runs at two or more process counts, some of them across hosts",
+                            runs.size(), fit.jacobian_conditioning, why));
+  }
   model.work_flops = fit.parameters[0];
   model.net_constant = fit.parameters[1];
   model.residuals = fit.residuals;
   model.iterations = fit.iterations;
   model.fit_message = fit.message;
+  model.degrees_of_freedom = fit.degrees_of_freedom;
+  if (fit.standard_errors.size() == 2) {
+    model.work_relative_se = fit.standard_errors[0];
+    model.net_constant_relative_se = fit.standard_errors[1];
+  }
+  if (fit.degrees_of_freedom == 0)
+    model.warnings.push_back(fmt::format("{} runs for 2 constants: the fit is exact by construction, so it says nothing "
+                                         "about whether the model suits this code; measure more runs",
+                                         runs.size()));
+  nlohmann::json sources = nlohmann::json::array();
+  for (const MeasuredRun& r : runs)
+    sources.push_back({{"source", r.source}, {"procs", r.procs}, {"time_s", r.time_s}});
+  model.provenance = {{"runs", sources}};
   return model;
 }
 
@@ -246,7 +275,13 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
           {"duplex_nic", m.duplex_nic},
           {"latency_delay", m.latency_delay},
           {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
-                   {"curves_cross_validated", m.curves_cross_validated}}},
+                   {"curves_cross_validated", m.curves_cross_validated},
+                   {"degrees_of_freedom", m.degrees_of_freedom},
+                   {"relative_standard_errors", {{"work_flops", m.work_relative_se},
+                                                 {"net_constant", m.net_constant_relative_se}}},
+                   {"warnings", m.warnings}}},
+          {"generator", kPerfcastGenerator},
+          {"provenance", m.provenance},
           {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
 }
 
@@ -265,6 +300,16 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.net_constant = j.at("net_constant").get<double>();
     m.duplex_nic = j.value("duplex_nic", true);
     m.latency_delay = j.value("latency_delay", true);
+    if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
+      fail_in(path, "expected positive finite work_flops and net_constant");
+    if (j.contains("fit")) {
+      const auto& fit = j.at("fit");
+      m.degrees_of_freedom = fit.value("degrees_of_freedom", 0);
+      if (fit.contains("warnings"))
+        m.warnings = fit.at("warnings").get<std::vector<std::string>>();
+    }
+    if (j.contains("provenance"))
+      m.provenance = j.at("provenance");
     AmdahlModel a;
     a.serial_s = j.at("amdahl").at("serial_s").get<double>();
     a.parallel_s = j.at("amdahl").at("parallel_s").get<double>();

@@ -45,6 +45,12 @@ struct QueueingModel {
   int iterations = 0;
   std::string fit_message;
   bool curves_cross_validated = false;
+  int degrees_of_freedom = 0;         ///< training runs minus the two constants
+  double work_relative_se = 0;        ///< standard error of W over W; 0 when not estimable
+  double net_constant_relative_se = 0; ///< likewise for Net_Constant
+  std::vector<std::string> warnings;  ///< what the fit cannot vouch for
+  /// Where the model came from: generator, platform, training runs.
+  nlohmann::json provenance = nlohmann::json::object();
 };
 
 enum class MvaSolver { Automatic, Exact, Approximate };
@@ -81,7 +87,9 @@ struct ModelVariant {
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are
-/// fewer runs than the two constants, or when the fit cannot converge.
+/// fewer runs than the two constants, when the runs cannot tell the two
+/// constants apart (for example all at one process count and placement), or
+/// when the fit cannot converge; warns when no run is left to check the fit.
 QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Platform& platform,
                                  ModelVariant variant = ModelVariant{});
 

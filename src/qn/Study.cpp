@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
+#include <set>
 
 namespace perfcast {
 
@@ -219,6 +220,33 @@ std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const 
     amdahl.push_back(fit_amdahl(train).predict(runs[out].procs));
   }
   return {score("queueing-network", qn, runs), score("amdahl", amdahl, runs)};
+}
+
+Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform)
+{
+  std::set<int> counts;
+  for (const MeasuredRun& r : runs)
+    counts.insert(r.procs);
+  if (counts.size() < 3)
+    throw Error(fmt::format("the extrapolation check needs runs at 3 or more process counts (2 to fit, 1 to predict), "
+                            "got {}",
+                            counts.size()));
+  // the smaller half of the counts, and never fewer than two of them
+  std::size_t training_counts = std::max<std::size_t>(2, counts.size() / 2);
+  Extrapolation x;
+  x.largest_training_procs = *std::next(counts.begin(), static_cast<std::ptrdiff_t>(training_counts - 1));
+  std::vector<MeasuredRun> train;
+  for (const MeasuredRun& r : runs)
+    (r.procs <= x.largest_training_procs ? train : x.tested).push_back(r);
+  QueueingModel m = fit_queueing_model(train, platform);
+  AmdahlModel a = fit_amdahl(train);
+  std::vector<double> qn, amdahl;
+  for (const MeasuredRun& r : x.tested) {
+    qn.push_back(predict_run_time(m, platform, host_counts(r, platform)).time_s);
+    amdahl.push_back(a.predict(r.procs));
+  }
+  x.accuracy = {score("queueing-network", qn, x.tested), score("amdahl", amdahl, x.tested)};
+  return x;
 }
 
 } // namespace perfcast

@@ -50,6 +50,18 @@ struct Accuracy {
 /// Leave-one-out over the runs for the queueing model and the Amdahl baseline.
 std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform);
 
+/// Fit on the runs at the smallest process counts, predict the others: how
+/// the models fare when asked what they are used for.
+struct Extrapolation {
+  int largest_training_procs = 0;        ///< training runs have at most this many processes
+  std::vector<MeasuredRun> tested;       ///< the runs predicted
+  std::vector<Accuracy> accuracy;        ///< queueing-network, then amdahl, over `tested`
+};
+
+/// Trains on the smaller half of the distinct process counts (at least two)
+/// and tests on the rest; throws Error with fewer than three distinct counts.
+Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform);
+
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);
 
