@@ -81,7 +81,8 @@ TEST(Cli, TimelineIsWrittenAsSvg)
                     "/platforms/hetero8.xml --timeline " + svg + " -q");
   ASSERT_EQ(r.status, 0) << r.output;
   std::string text = test::read_text(svg);
-  EXPECT_EQ(text.rfind("<svg", 0), 0u);
+  EXPECT_EQ(text.rfind("<?xml", 0), 0u);
+  EXPECT_NE(text.find("<!-- generator: perfcast -->\n<svg"), std::string::npos);
   EXPECT_NE(text.find("</svg>"), std::string::npos);
   EXPECT_NE(text.find("<rect"), std::string::npos);
 }
@@ -152,11 +153,19 @@ TEST(Cli, FitPredictCompareOnBundledRuns)
   EXPECT_TRUE(std::filesystem::exists(svg));
   auto cmp = test::run_perfcast("compare " + runs + " -p " + platform + " --json");
   ASSERT_EQ(cmp.status, 0) << cmp.output;
-  auto c = nlohmann::json::parse(cmp.output);
+  auto all = nlohmann::json::parse(cmp.output);
+  const auto& c = all["leave_one_out"];
   ASSERT_EQ(c.size(), 2u);
   EXPECT_EQ(c[0]["model"], "queueing-network");
   EXPECT_EQ(c[0]["predicted_s"].size(), 7u);
   EXPECT_LE(c[0]["accuracy_percent"].get<double>(), 100.0);
+  // the runs have 2 to 16 processes: fit on the smaller half of the counts, predict the rest
+  const auto& x = all["extrapolation"];
+  ASSERT_TRUE(x.contains("accuracy")) << x.dump();
+  EXPECT_GT(x["tested"].size(), 0u);
+  for (const auto& t : x["tested"])
+    EXPECT_GT(t["procs"].get<int>(), x["largest_training_procs"].get<int>());
+  EXPECT_EQ(x["accuracy"][0]["predicted_s"].size(), x["tested"].size());
 }
 
 TEST(Cli, ModelBadInputIsNamed)

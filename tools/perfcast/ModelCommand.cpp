@@ -1,7 +1,7 @@
 // perfcast fit qn, perfcast predict and perfcast compare.
 #include "Command.hpp"
 
-#include "core/AtomicFile.hpp"
+#include "core/OutputFile.hpp"
 #include "core/Error.hpp"
 #include "core/Text.hpp"
 #include "platform/Platform.hpp"
@@ -30,6 +30,7 @@ struct ModelArgs {
   int group_procs = 0;
   bool json = false;
   bool paper = false;
+  bool force = false;
 };
 
 std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files)
@@ -44,20 +45,30 @@ std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files)
 
 int run_fit(const ModelArgs& a)
 {
+  OutputTarget output = check_output(a.output, "model", a.force);
   Platform platform = load_platform(a.platform);
   auto runs = load_all_runs(a.runs);
   QueueingModel model = fit_queueing_model(runs, platform, a.paper ? ModelVariant::paper() : ModelVariant{});
+  model.provenance["platform"] = a.platform;
   AmdahlModel amdahl = fit_amdahl(runs);
   nlohmann::json j = model_to_json(model, amdahl);
-  write_file_atomically(a.output, j.dump(2) + "\n");
+  write_output(output, j.dump(2) + "\n");
+  for (const std::string& w : model.warnings)
+    std::cerr << "warning: " << w << "\n";
   if (a.json) {
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::cout << fmt::format("queueing-network model fitted on {} runs ({}; {} iterations)\n", runs.size(),
-                           model.fit_message, model.iterations);
-  std::cout << fmt::format("  W (computation)       {:.6g} flop\n", model.work_flops);
-  std::cout << fmt::format("  Net_Constant          {:.6g}\n", model.net_constant);
+  std::cout << fmt::format("queueing-network model fitted on {} runs ({}; {} iterations; {} degree{} of freedom)\n",
+                           runs.size(), model.fit_message, model.iterations, model.degrees_of_freedom,
+                           model.degrees_of_freedom == 1 ? "" : "s");
+  auto uncertainty = [&](double relative_se) {
+    return model.degrees_of_freedom > 0 ? fmt::format("  (standard error {:.1f}%)", 100 * relative_se)
+                                        : std::string("  (uncertainty not estimable)");
+  };
+  std::cout << fmt::format("  W (computation)       {:.6g} flop{}\n", model.work_flops, uncertainty(model.work_relative_se));
+  std::cout << fmt::format("  Net_Constant          {:.6g}{}\n", model.net_constant,
+                           uncertainty(model.net_constant_relative_se));
   std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
   std::cout << fmt::format("  network               {} queue{} per node{}\n", model.duplex_nic ? 2 : 1,
                            model.duplex_nic ? "s (full duplex)" : " (as the paper)",
@@ -78,8 +89,13 @@ int run_fit(const ModelArgs& a)
 
 int run_predict(const ModelArgs& a)
 {
+  std::optional<OutputTarget> svg;
+  if (!a.svg.empty())
+    svg = check_output(a.svg, "curve", a.force);
   Platform platform = load_platform(a.platform);
   auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
+  for (const std::string& w : model.warnings)
+    std::cerr << "warning: " << a.model << ": " << w << "\n";
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
   int turn = turning_point(points, a.threshold);
@@ -101,6 +117,7 @@ int run_predict(const ModelArgs& a)
                       {"exact_mva", p.queueing.exact}});
     j["predictions"] = rows;
     j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
+    j["warnings"] = model.warnings;
     if (group)
       j["best_group"] = {{"servers", group->hosts}, {"procs", group_n}, {"predicted_s", group->time_s},
                          {"exhaustive", group->exhaustive}};
@@ -122,7 +139,7 @@ int run_predict(const ModelArgs& a)
                                group_n, names, group->time_s, group->exhaustive ? "" : ", greedy search");
     }
   }
-  if (!a.svg.empty()) {
+  if (svg) {
     PlotSeries qn{"queueing model", "#4c78a8", {}, false}, am{"Amdahl baseline", "#f58518", {}, false},
         ms{"measured", "#e45756", {}, true};
     for (const SweepPoint& p : points) {
@@ -134,8 +151,8 @@ int run_predict(const ModelArgs& a)
     std::vector<PlotSeries> series{qn, am};
     if (!ms.points.empty())
       series.push_back(ms);
-    write_file_atomically(a.svg, line_chart_svg("predicted run time (" + a.placement + " placement)", "processes",
-                                                "seconds", series));
+    write_output(*svg, mark_svg(line_chart_svg("predicted run time (" + a.placement + " placement)", "processes",
+                                               "seconds", series)));
   }
   return 0;
 }
@@ -145,11 +162,32 @@ int run_compare(const ModelArgs& a)
   Platform platform = load_platform(a.platform);
   auto runs = load_all_runs(a.runs);
   auto results = leave_one_out(runs, platform);
-  if (a.json) {
+  std::optional<Extrapolation> extrapolation;
+  std::string no_extrapolation;
+  try {
+    extrapolation = extrapolation_check(runs, platform);
+  } catch (const Error& e) {
+    no_extrapolation = e.what();
+  }
+  auto accuracy_json = [](const std::vector<Accuracy>& list) {
     nlohmann::json j = nlohmann::json::array();
-    for (const Accuracy& acc : results)
+    for (const Accuracy& acc : list)
       j.push_back({{"model", acc.model}, {"accuracy_percent", acc.accuracy_percent}, {"cv", acc.cv},
                    {"predicted_s", acc.predicted_s}});
+    return j;
+  };
+  if (a.json) {
+    nlohmann::json j = {{"leave_one_out", accuracy_json(results)}};
+    if (extrapolation) {
+      nlohmann::json tested = nlohmann::json::array();
+      for (const MeasuredRun& r : extrapolation->tested)
+        tested.push_back({{"procs", r.procs}, {"measured_s", r.time_s}, {"source", r.source}});
+      j["extrapolation"] = {{"largest_training_procs", extrapolation->largest_training_procs},
+                            {"tested", tested},
+                            {"accuracy", accuracy_json(extrapolation->accuracy)}};
+    } else {
+      j["extrapolation"] = {{"skipped", no_extrapolation}};
+    }
     std::cout << j.dump(2) << "\n";
     return 0;
   }
@@ -161,6 +199,16 @@ int run_compare(const ModelArgs& a)
   for (std::size_t i = 0; i < runs.size(); ++i)
     std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12.6g}  {}\n", runs[i].procs, runs[i].time_s,
                              results[0].predicted_s[i], results[1].predicted_s[i], runs[i].source);
+  if (!extrapolation) {
+    std::cout << "\nextrapolation check skipped: " << no_extrapolation << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("\nextrapolation: fitted on runs of at most {} processes, predicting the {} others\n\n"
+                           "{:<18} {:>12} {:>8}\n",
+                           extrapolation->largest_training_procs, extrapolation->tested.size(), "model", "accuracy_%",
+                           "CV");
+  for (const Accuracy& acc : extrapolation->accuracy)
+    std::cout << fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
   return 0;
 }
 
@@ -180,6 +228,7 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   fit_qn->add_flag("--paper", margs->paper,
                    "the paper's model exactly: one network queue per node, no start-up time (default: duplex NIC "
                    "and route latency)");
+  fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 
   auto* pr = app.add_subcommand("predict", "predict run times with a fitted model");
@@ -193,6 +242,7 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   pr->add_option("--measured", margs->measured, "run files to draw as measured points");
   pr->add_option("--svg", margs->svg, "write the curves as SVG");
   pr->add_flag("--json", margs->json, "print JSON objects with procs and predicted_s");
+  pr->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({pr, [margs] { return run_predict(*margs); }});
 
   auto* cmp = app.add_subcommand("compare", "leave-one-out accuracy of the queueing model and the Amdahl baseline");

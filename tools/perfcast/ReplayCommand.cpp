@@ -1,7 +1,7 @@
 // perfcast replay and perfcast list.
 #include "Command.hpp"
 
-#include "core/AtomicFile.hpp"
+#include "core/OutputFile.hpp"
 #include "core/Error.hpp"
 #include "core/Units.hpp"
 #include "net/NetworkModel.hpp"
@@ -13,6 +13,8 @@
 #include "trace/TraceReader.hpp"
 
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <cstdio>
 #include <fmt/format.h>
 #include <iostream>
@@ -35,29 +37,45 @@ struct ReplayArgs {
   bool no_crosstraffic = false;
   bool no_solution_cache = false;
   bool quiet = false;
+  bool force = false;
 };
 
 double loggp_value(const std::string& key, const std::string& text)
 {
   auto v = key == "G" ? parse_number(text) : parse_duration(text);
-  if (!v || *v < 0)
+  if (!v || !std::isfinite(*v) || *v < 0)
     throw Error(fmt::format("--loggp {}={}: expected a non-negative {}", key, text,
                             key == "G" ? "number of seconds per byte" : "duration such as 5us"));
   return *v;
 }
 
-int run_replay(const ReplayArgs& a)
+/// The replay options the flags ask for; every flag is checked here, before
+/// any input is read, so a mistake costs no replay.
+ReplayOptions options_from_args(const ReplayArgs& a)
 {
-  Platform platform = load_platform(a.platform);
-  TraceIndex trace = read_trace_index(a.index);
-  Placement placement = a.hostfile.empty() ? place_by_policy(platform, a.placement, trace.ranks())
-                                           : place_by_hostfile(platform, a.hostfile, trace.ranks());
   ReplayOptions options;
+  bool known_network = false;
+  std::string networks;
+  for (const auto& [name, text] : network_model_names()) {
+    known_network = known_network || name == a.network;
+    networks += (networks.empty() ? "" : ", ") + name;
+  }
+  if (!known_network)
+    throw Error(fmt::format("--net: unknown network model '{}' (expected one of: {})", a.network, networks));
   options.network = a.network;
+  if (!std::isfinite(a.eager_threshold) || a.eager_threshold < 0)
+    throw Error(fmt::format("--eager-threshold {}: expected a non-negative number of bytes", a.eager_threshold));
   options.eager_threshold_bytes = a.eager_threshold;
   options.network_options.crosstraffic = !a.no_crosstraffic;
   options.network_options.solution_cache = !a.no_solution_cache;
   options.record_timeline = !a.timeline.empty();
+  for (const std::string& spec : a.collectives) {
+    try {
+      options.collectives.set(spec);
+    } catch (const Error& e) {
+      throw Error(fmt::format("--coll {} (see perfcast list)", e.what()));
+    }
+  }
   for (const std::string& kv : a.loggp) {
     auto eq = kv.find('=');
     std::string key = kv.substr(0, eq);
@@ -71,16 +89,19 @@ int run_replay(const ReplayArgs& a)
     else
       options.network_options.loggp.gap_per_byte_s = v;
   }
-  auto algorithms = collective_algorithms();
-  for (const std::string& kv : a.collectives) {
-    auto eq = kv.find('=');
-    if (eq == std::string::npos)
-      throw Error(fmt::format("--coll '{}': expected COLLECTIVE=ALGORITHM, such as bcast=linear", kv));
-    std::string name = kv.substr(0, eq);
-    if (!algorithms.count(name))
-      throw Error(fmt::format("--coll '{}': no algorithm choice for '{}' (see perfcast list)", kv, name));
-    options.collectives.algorithm[name] = kv.substr(eq + 1);
-  }
+  return options;
+}
+
+int run_replay(const ReplayArgs& a)
+{
+  ReplayOptions options = options_from_args(a);
+  std::optional<OutputTarget> timeline;
+  if (!a.timeline.empty())
+    timeline = check_output(a.timeline, "timeline", a.force);
+  Platform platform = load_platform(a.platform);
+  TraceIndex trace = read_trace_index(a.index);
+  Placement placement = a.hostfile.empty() ? place_by_policy(platform, a.placement, trace.ranks())
+                                           : place_by_hostfile(platform, a.hostfile, trace.ranks());
   bool tty = ::isatty(STDERR_FILENO) && !a.quiet;
   auto started = std::chrono::steady_clock::now();
   if (tty)
@@ -96,9 +117,9 @@ int run_replay(const ReplayArgs& a)
     std::cout << replay_to_json(report, platform).dump(2) << "\n";
   else
     std::cout << format_replay_table(report, platform);
-  if (!a.timeline.empty()) {
-    write_file_atomically(a.timeline, timeline_svg(report, "perfcast replay of " + a.index));
-    if (!a.json)
+  if (timeline) {
+    write_output(*timeline, mark_svg(timeline_svg(report, "perfcast replay of " + a.index)));
+    if (!a.json && timeline->mode != OutputMode::Stdout)
       std::cout << "\ntimeline written to " << a.timeline << "\n";
   }
   return 0;
@@ -139,7 +160,8 @@ void add_replay_commands(CLI::App& app, std::vector<Command>& out)
   rp->add_flag("--no-crosstraffic", replay->no_crosstraffic, "smpi: do not load the reverse route");
   rp->add_flag("--no-solution-cache", replay->no_solution_cache,
                "smpi: solve the bandwidth sharing anew at every event (results equal up to rounding; slower; for checking)");
-  rp->add_option("--timeline", replay->timeline, "write an SVG timeline (ranks by time) to this file");
+  rp->add_option("--timeline", replay->timeline, "write an SVG timeline (ranks by time) to this file (- for stdout)");
+  rp->add_flag("--force", replay->force, "replace output files that perfcast did not write");
   rp->add_flag("--json", replay->json, "print a JSON object instead of a table");
   rp->add_flag("--quiet,-q", replay->quiet, "no progress display");
   out.push_back({rp, [replay] { return run_replay(*replay); }});

@@ -4,6 +4,8 @@
 #include "Command.hpp"
 
 #include "core/Error.hpp"
+#include "core/OutputFile.hpp"
+#include "core/Version.hpp"
 
 #include <iostream>
 
@@ -12,7 +14,7 @@ int main(int argc, char** argv)
   using namespace perfcast::cli;
   CLI::App app{"perfcast: predict how an MPI application performs on a machine you do not have"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "perfcast 0.1.0");
+  app.set_version_flag("--version", perfcast::kPerfcastGenerator);
   std::vector<Command> commands;
   add_replay_commands(app, commands);
   add_trace_commands(app, commands);
@@ -24,8 +26,11 @@ int main(int argc, char** argv)
   }
   try {
     for (const Command& c : commands)
-      if (*c.app)
-        return c.run();
+      if (*c.app) {
+        int status = c.run();
+        perfcast::flush_stdout(); // a full disk or a closed pipe must not pass for success
+        return status;
+      }
   } catch (const perfcast::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
