@@ -170,3 +170,28 @@ TEST(PlatformJson, fuzz_out_of_range_number_is_a_clear_error)
   EXPECT_THROW(parse_json_platform("{\"format\":\"perfcast-platform\",\"version\":1e999}", "big.json"), Error);
   EXPECT_THROW(parse_json_platform("{\"format\":7,\"version\":1}", "type.json"), Error);
 }
+
+TEST(PlatformJson, NodesByNameAndNumberingFromZero)
+{
+  // what broke: "first": 0, as docs/formats.md shows it, was refused; and a
+  // traced machine's name (no number) could not be a cluster node
+  Platform p = parse_json_platform(R"({"format":"perfcast-platform","version":1,"clusters":[{"name":"c",
+    "bandwidth":"1Gbps","latency":"10us","loopback":{"bandwidth":"10GBps","latency":"1us"},
+    "nodes":[{"prefix":"n","count":2,"first":0,"speed":"1Gf"},{"names":["vm","login"],"speed":"2Gf","cores":4}]}]})",
+                                   "p.json");
+  ASSERT_EQ(p.hosts().size(), 4u);
+  EXPECT_EQ(p.hosts()[0].name, "n0");
+  EXPECT_EQ(p.hosts()[1].name, "n1");
+  EXPECT_EQ(p.find_host("vm"), 2);
+  EXPECT_EQ(p.hosts()[3].cores, 4);
+  try {
+    parse_json_platform(R"({"format":"perfcast-platform","version":1,"clusters":[{"name":"c","bandwidth":"1Gbps",
+      "nodes":[{"names":["a", 3],"speed":"1Gf"}]}]})",
+                        "p.json");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("clusters[0].nodes[0].names[1]: expected a non-empty string"),
+              std::string::npos)
+        << e.what();
+  }
+}

@@ -254,15 +254,35 @@ private:
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       const json& kind = kinds[k];
       std::string w = fmt::format("{}.nodes[{}]", where, k);
-      std::string prefix = string(kind, "prefix", w);
-      int n = count(kind, "count", w, std::nullopt);
-      int first = kind.contains("first") ? count(kind, "first", w, std::nullopt) : 0;
+      // hosts are named PREFIX + i for i = first..first+count-1, or listed by name
+      std::vector<std::string> host_names;
+      if (kind.contains("names")) {
+        const json& names = kind["names"];
+        if (!names.is_array() || names.empty())
+          fail_in(path_, w + ".names: expected a non-empty array of host names");
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          if (!names[i].is_string() || names[i].get<std::string>().empty())
+            fail_in(path_, fmt::format("{}.names[{}]: expected a non-empty string", w, i));
+          host_names.push_back(names[i].get<std::string>());
+        }
+      } else {
+        std::string prefix = string(kind, "prefix", w);
+        int n = count(kind, "count", w, std::nullopt);
+        int first = 0;
+        if (kind.contains("first")) {
+          const json& v = kind["first"];
+          if (!v.is_number_integer() || v.get<long long>() < 0 || v.get<long long>() > kMaxCount)
+            fail_in(path_, fmt::format("{}.first: expected an integer from 0 to {}", w, kMaxCount));
+          first = v.get<int>();
+        }
+        for (int i = first; i < first + n; ++i)
+          host_names.push_back(prefix + std::to_string(i));
+      }
       double sp = speed(kind, "speed", w);
       int cores = count(kind, "cores", w, 1);
       double node_bw = kind.contains("bandwidth") ? bandwidth(kind, "bandwidth", w) : bw;
       double node_lat = kind.contains("latency") ? duration(kind, "latency", w, 0.0) : lat;
-      for (int i = first; i < first + n; ++i) {
-        std::string host_name = prefix + std::to_string(i);
+      for (const std::string& host_name : host_names) {
         int h = 0;
         guarded(w, [&] {
           h = platform_.add_host({host_name, sp, cores});
