@@ -18,5 +18,6 @@ struct Command {
 void add_replay_commands(CLI::App& app, std::vector<Command>& out);
 void add_trace_commands(CLI::App& app, std::vector<Command>& out);
 void add_model_commands(CLI::App& app, std::vector<Command>& out);
+void add_platform_commands(CLI::App& app, std::vector<Command>& out);
 
 } // namespace perfcast::cli
