@@ -3,6 +3,7 @@
 #include "core/Error.hpp"
 #include "core/Text.hpp"
 #include "core/Units.hpp"
+#include "trace/TraceDirectory.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -199,13 +200,46 @@ std::vector<MeasuredRun> load_json(const std::string& text, const std::string& p
 
 } // namespace
 
-std::vector<MeasuredRun> load_runs(const std::string& path)
+std::vector<MeasuredRun> load_runs(const std::string& given)
 {
+  std::string path = run_file_for(given);
   std::string text = read_file(path, "run file");
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{')
     return load_json(text, path);
   return load_csv(text, path);
+}
+
+void rename_hosts(std::vector<MeasuredRun>& runs, const std::map<std::string, std::string>& renames)
+{
+  for (MeasuredRun& r : runs) {
+    std::map<std::string, int> placement;
+    for (const auto& [host, count] : r.placement) {
+      auto it = renames.find(host);
+      placement[it == renames.end() ? host : it->second] += count;
+    }
+    r.placement = std::move(placement);
+  }
+}
+
+std::map<std::string, std::string> parse_host_map(const std::vector<std::string>& specs)
+{
+  std::map<std::string, std::string> renames;
+  for (const std::string& spec : specs) {
+    std::size_t start = 0;
+    while (start <= spec.size()) {
+      std::size_t end = spec.find(',', start);
+      std::string item = spec.substr(start, end == std::string::npos ? std::string::npos : end - start);
+      auto eq = item.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+        throw Error(fmt::format("--host-map '{}': expected TRACED=PLATFORM_HOST[,...], such as vm=e5620-0", spec));
+      renames[item.substr(0, eq)] = item.substr(eq + 1);
+      if (end == std::string::npos)
+        break;
+      start = end + 1;
+    }
+  }
+  return renames;
 }
 
 } // namespace perfcast

@@ -22,7 +22,15 @@ struct MeasuredRun {
 ///   procs,time_s,mpi_s,sends_per_process,message_bytes,placement
 /// (placement as host:count;host:count), perfcast's runs JSON
 ///   {"format": "perfcast-runs", "version": 1, "runs": [{...same fields...}]}
-/// or the output of `perfcast replay --json`. Errors name file, line or field.
+/// or the output of `perfcast replay --json`; a directory written by
+/// `perfcast trace` stands for its profile.json. Errors name file, line or field.
 std::vector<MeasuredRun> load_runs(const std::string& path);
+
+/// Renames placement hosts (a traced machine's name to a platform host's);
+/// processes of hosts renamed to one name add up.
+void rename_hosts(std::vector<MeasuredRun>& runs, const std::map<std::string, std::string>& renames);
+
+/// Parses --host-map values: OLD=NEW, several per value separated by commas.
+std::map<std::string, std::string> parse_host_map(const std::vector<std::string>& specs);
 
 } // namespace perfcast

@@ -31,15 +31,18 @@ struct ModelArgs {
   bool json = false;
   bool paper = false;
   bool force = false;
+  std::vector<std::string> host_map;
 };
 
-std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files)
+std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files, const std::vector<std::string>& host_map)
 {
+  auto renames = parse_host_map(host_map);
   std::vector<MeasuredRun> runs;
   for (const auto& f : files) {
     auto r = load_runs(f);
     runs.insert(runs.end(), r.begin(), r.end());
   }
+  rename_hosts(runs, renames);
   return runs;
 }
 
@@ -47,7 +50,7 @@ int run_fit(const ModelArgs& a)
 {
   OutputTarget output = check_output(a.output, "model", a.force);
   Platform platform = load_platform(a.platform);
-  auto runs = load_all_runs(a.runs);
+  auto runs = load_all_runs(a.runs, a.host_map);
   QueueingModel model = fit_queueing_model(runs, platform, a.paper ? ModelVariant::paper() : ModelVariant{});
   model.provenance["platform"] = a.platform;
   AmdahlModel amdahl = fit_amdahl(runs);
@@ -99,7 +102,7 @@ int run_predict(const ModelArgs& a)
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
   int turn = turning_point(points, a.threshold);
-  auto measured = load_all_runs(a.measured);
+  auto measured = load_all_runs(a.measured, a.host_map);
   std::optional<GroupChoice> group;
   int group_n = a.group_procs > 0 ? a.group_procs : procs.back();
   if (a.best_group > 0)
@@ -160,7 +163,7 @@ int run_predict(const ModelArgs& a)
 int run_compare(const ModelArgs& a)
 {
   Platform platform = load_platform(a.platform);
-  auto runs = load_all_runs(a.runs);
+  auto runs = load_all_runs(a.runs, a.host_map);
   auto results = leave_one_out(runs, platform);
   std::optional<Extrapolation> extrapolation;
   std::string no_extrapolation;
@@ -220,11 +223,13 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   auto* fit = app.add_subcommand("fit", "fit a performance model to measured runs");
   fit->require_subcommand(1);
   auto* fit_qn = fit->add_subcommand("qn", "the queueing-network model of Saad et al. (and the Amdahl baseline)");
-  fit_qn->add_option("runs", margs->runs, "run files: CSV, perfcast runs JSON, or perfcast replay --json output")
+  fit_qn->add_option("runs", margs->runs, "run files: CSV, perfcast runs JSON, perfcast replay --json output, or a perfcast trace directory")
       ->required();
   fit_qn->add_option("--platform,-p", margs->platform, "platform the runs were measured on")->required();
   fit_qn->add_option("-o,--output", margs->output, "model file to write")->required();
   fit_qn->add_flag("--json", margs->json, "print the model as JSON");
+  fit_qn->add_option("--host-map", margs->host_map, "traced host names to platform hosts: vm=e5620-0[,...]");
+
   fit_qn->add_flag("--paper", margs->paper,
                    "the paper's model exactly: one network queue per node, no start-up time (default: duplex NIC "
                    "and route latency)");
@@ -240,6 +245,8 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   pr->add_option("--best-group", margs->best_group, "also name the best K servers of the platform");
   pr->add_option("--group-procs", margs->group_procs, "process count for --best-group (default: the largest of --procs)");
   pr->add_option("--measured", margs->measured, "run files to draw as measured points");
+  pr->add_option("--host-map", margs->host_map, "traced host names to platform hosts: vm=e5620-0[,...]");
+
   pr->add_option("--svg", margs->svg, "write the curves as SVG");
   pr->add_flag("--json", margs->json, "print JSON objects with procs and predicted_s");
   pr->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
@@ -249,6 +256,8 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   cmp->add_option("runs", margs->runs, "run files")->required();
   cmp->add_option("--platform,-p", margs->platform, "platform the runs were measured on")->required();
   cmp->add_flag("--json", margs->json, "print JSON");
+  cmp->add_option("--host-map", margs->host_map, "traced host names to platform hosts: vm=e5620-0[,...]");
+
   out.push_back({cmp, [margs] { return run_compare(*margs); }});
 }
 

@@ -10,6 +10,7 @@
 #include "report/ReplayOutput.hpp"
 #include "sim/Collectives.hpp"
 #include "sim/Replay.hpp"
+#include "trace/TraceDirectory.hpp"
 #include "trace/TraceReader.hpp"
 
 #include <chrono>
@@ -99,7 +100,7 @@ int run_replay(const ReplayArgs& a)
   if (!a.timeline.empty())
     timeline = check_output(a.timeline, "timeline", a.force);
   Platform platform = load_platform(a.platform);
-  TraceIndex trace = read_trace_index(a.index);
+  TraceIndex trace = read_trace_index(trace_index_for(a.index));
   Placement placement = a.hostfile.empty() ? place_by_policy(platform, a.placement, trace.ranks())
                                            : place_by_hostfile(platform, a.hostfile, trace.ranks());
   bool tty = ::isatty(STDERR_FILENO) && !a.quiet;
@@ -147,7 +148,7 @@ void add_replay_commands(CLI::App& app, std::vector<Command>& out)
 {
   auto replay = std::make_shared<ReplayArgs>();
   auto* rp = app.add_subcommand("replay", "replay a time-independent MPI trace on a platform");
-  rp->add_option("index", replay->index, "trace index file (one trace file per rank, or one shared file)")->required();
+  rp->add_option("index", replay->index, "trace index file (one trace file per rank, or one shared file), or a perfcast trace directory")->required();
   rp->add_option("--platform,-p", replay->platform, "platform file: perfcast JSON or SimGrid v4.1 XML")->required();
   rp->add_option("--hostfile", replay->hostfile, "SimGrid-style hostfile: rank i on line i modulo its length");
   rp->add_option("--placement", replay->placement, "round-robin, block, or a list HOST,HOST:2,...")
