@@ -1,0 +1,133 @@
+// The two RefineLB generations on cases derived by hand: refine-classic from
+// Refiner.C (refine, multirefine, removeComputes) and ckset.C at Charm++
+// commit 57ea1f2; refine (RefineA) from refine.h at commit 2ff9e15. PE and
+// object ids are their indices. Where the 6.x search computes
+// f x avg, the derivation rounds it to 4 digits; no comparison is closer than 0.004.
+#include "lb/LoadBalancer.hpp"
+
+#include <gtest/gtest.h>
+
+namespace perfcast::lb {
+namespace {
+
+LbDecision run(const std::string& spec, const LbProblem& problem) { return decide(parse_balancer_spec(spec), problem); }
+
+// PE0: o0 (4), o1 (3.5); PE1: o2 (1). Total 8.5, average 4.25.
+LbProblem two_pes() { return {{{}, {}}, {{0, 4}, {0, 3.5}, {1, 1}}}; }
+
+TEST(LbRefineClassic, MultirefineNeedsKAboveZero)
+{
+  // k = 0, f = 1.05, limit 4.4625: donor PE0 (7.5), light PE1 (1): o1 3.5 + 1
+  // = 4.5 and o0 4 + 1 = 5 are both >= 4.4625: the pass fails, nothing moved.
+  // max/avg = 7.5 / 4.25 = 1.7647, k_max = (int)(71.47 + 1) = 72, f = 1.77,
+  // limit 7.5225: no PE is heavy, success. Binary search, each probe from the
+  // original mapping:
+  //   k=36 (5.9925): largest fitting object o0 (5 < 5.9925) moves: success
+  //   k=18 (5.2275): o0 still fits: success
+  //   k=9  (4.845):  o0 (5) no, o1 (4.5) yes: success
+  //   k=4 (4.6325), k=2 (4.5475), k=1 (4.505): o1 (4.5) fits: success
+  // k_max - k_min = 1: the last pass (k = 1) moved o1 to PE1.
+  LbDecision d = run("refine-classic", two_pes());
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(d.migrations, 1u);
+}
+
+TEST(LbRefineA, BestPassIsAboveGreedyMaxLoad)
+{
+  // The same loads. Greedy: o0 -> PE0 (tie, lower id): 4; o1 -> PE1: 3.5;
+  // o2 -> PE1: 4.5; M0 = 4.5. Current loads PE0 7.5, PE1 1.
+  // [lower, upper] = [4.5, 6.75]; each pass moves PE0's heaviest object that
+  // fits on the lightest light PE (PE1, 1):
+  //   M=5.625: o0 (1+4=5) moves, max 5 (best); upper=5.625
+  //   M=5.0625: o0 moves, max 5 (not smaller); upper
+  //   M=4.78125: o0 no, o1 (4.5) moves, max 4.5 (best); upper
+  //   M=4.640625, 4.5703125, 4.53515625: o1 moves, max 4.5; upper each time
+  // stop at 4.53515625 / 4.5 < 1.01. The winner is the pass at M = 4.78125.
+  LbDecision d = run("refine", two_pes());
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(d.migrations, 1u);
+}
+
+// PE0: o0 (4.5), o1 (3.5); PE1: o2 (3); PE2: o3 (3). Total 14, average 4.6667.
+LbProblem three_pes() { return {{{}, {}, {}}, {{0, 4.5}, {0, 3.5}, {1, 3}, {2, 3}}}; }
+
+TEST(LbRefineA, NothingFitsAtGreedyMaxLoadButAHigherThresholdMoves)
+{
+  // Greedy: o0 -> PE0: 4.5; o1 -> PE1: 3.5; o2 -> PE2: 3; o3 -> PE2 (3 < 3.5):
+  // 6; M0 = 6. Loads now 8, 3, 3; lightest light PE has 3.
+  //   M=7.5:   o0 (3+4.5=7.5 <= 7.5) moves to PE1 (first light PE): max 7.5 (best); upper
+  //   M=6.75:  o0 no, o1 (6.5) moves to PE1: max 6.5 (best); upper
+  //   M=6.375: nothing fits, PE0 stays heavy: max 8; lower
+  //   M=6.5625: o1 moves, max 6.5; upper.   M=6.46875: fails; lower
+  //   M=6.515625: o1 moves; upper; 6.515625 / 6.46875 < 1.01: stop.
+  // Best: the pass at M = 6.75 > M0; at M0 = 6 nothing would fit at all.
+  LbDecision d = run("refine", three_pes());
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1, 1, 2}));
+  EXPECT_EQ(d.migrations, 1u);
+}
+
+TEST(LbRefineClassic, EndsWithWhatAFailedLastProbeLeft)
+{
+  // Average 4.6667. k=0 (limit 4.9): donor PE0 (8); light PEs visited newest
+  // first (PE2, PE1), PE0's objects newest first (o1, o0): 3.5+3 = 6.5 and
+  // 7.5 do not fit: fail. max/avg = 1.7143, k_max = (int)(66.43 + 1) = 67,
+  // limit 8.0267: nothing heavy, success. Search:
+  //   k=33 (6.44): fail.  k=50 (7.2333): o1 to PE2: success
+  //   k=41 (6.8133), k=37 (6.6267), k=35 (6.5333): o1 fits (6.5): success
+  //   k=34 (6.4867): 6.5 does not fit: fail, k_max - k_min = 1: stop.
+  // The last probe failed before moving anything, and multirefine keeps its
+  // state: the original mapping, although k = 35 had found a move.
+  LbDecision d = run("refine-classic", three_pes());
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 0, 1, 2}));
+  EXPECT_EQ(d.migrations, 0u);
+}
+
+TEST(LbRefineClassic, UnavailablePeIsEmptiedToTheFirstAvailable)
+{
+  // PE1 unavailable holds o0 (2), o1 (1); PE0 holds o2 (1); PE2 is empty.
+  // removeComputes moves o1 then o0 (list order) to PE0: load 4. Average over
+  // the 2 available PEs = 4 / 2 = 2, limit 2.1. Donor PE0, light PE2 (0):
+  // PE0's objects newest first: o0 (2 < 2.1, best), o1, o2. o0 -> PE2 (2),
+  // PE0 falls to 2: neither heavy nor light: success at k = 0.
+  LbProblem p{{{}, {1, 0, false}, {}}, {{1, 2}, {1, 1}, {0, 1}}};
+  LbDecision d = run("refine-classic", p);
+  EXPECT_EQ(d.new_pe, (std::vector<int>{2, 0, 0}));
+  EXPECT_EQ(d.migrations, 2u);
+  // RefineA (perfcast's rule: objects of an unavailable PE start on the lowest
+  // available PE): loads PE0 4, PE2 0; M0 = 2 (greedy: o0 -> PE0, o1 -> PE2,
+  // o2 -> PE2). M = 2.5: o0 (0 + 2) moves to PE2, max 2 (best); every later
+  // pass also gives 2: the same mapping.
+  EXPECT_EQ(run("refine", p).new_pe, (std::vector<int>{2, 0, 0}));
+}
+
+TEST(LbRefineClassic, NonMigratableObjectCountsInTheAverageButStays)
+{
+  // PE0: o0 (3, non-migratable), o1 (1); PE1: empty. Average 2, limit 2.1.
+  // Donor PE0 (4): o0 is skipped, o1 (1 + 0 < 2.1) moves to PE1. PE0 = 3 is
+  // still heavy; only o0 is left: the k = 0 pass fails. max/avg = 3/2 = 1.5
+  // (computed before the pass), k_max = (int)(45 + 1) = 45 or 46 depending on
+  // rounding; at f >= 1.5 nothing is heavy: success from o1 on PE1. Every
+  // later probe moves o1 first and then either stops (3 <= f x 2) or fails
+  // with o0: o1 ends on PE1 in all of them.
+  LbProblem p{{{}, {}}, {{0, 3, false}, {0, 1}}};
+  LbDecision d = run("refine-classic", p);
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1}));
+}
+
+TEST(LbRefineClassic, LightPesAreVisitedNewestFirst)
+{
+  // PE0: o0 (0.1), o1 (1.04); PE1: o2 (0.92); PE2: o3 (0.94). Total 3,
+  // average 1, limit 1.05 at k = 0. Donor PE0 (1.14). The light list got PE1
+  // then PE2 at its head, so PE2 is visited first: o0 fits there (1.04 <
+  // 1.05) and is the largest object that fits anywhere (o1 fits nowhere);
+  // on PE1 it fits too but is not larger, so PE2, the heavier light PE, takes
+  // it. PE2 (1.04) leaves the light list, PE0 (1.04) is neither heavy nor
+  // light: success at k = 0.
+  LbProblem p{{{}, {}, {}}, {{0, 0.1}, {0, 1.04}, {1, 0.92}, {2, 0.94}}};
+  LbDecision d = run("refine-classic", p);
+  EXPECT_EQ(d.new_pe, (std::vector<int>{2, 0, 1, 2}));
+  EXPECT_EQ(d.migrations, 1u);
+}
+
+} // namespace
+} // namespace perfcast::lb
