@@ -59,9 +59,11 @@ std::string find_tracer_library(const std::string& mpi)
   std::error_code ec;
   fs::path self = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    fs::path beside = self.parent_path() / file;
-    if (fs::exists(beside))
-      return beside.string();
+    // beside the binary in a build tree; PREFIX/LIBDIR/perfcast once installed
+    for (const fs::path& candidate :
+         {self.parent_path() / file, self.parent_path().parent_path() / PERFCAST_TRACER_INSTALL_DIR / file})
+      if (fs::exists(candidate))
+        return candidate.string();
   }
   throw Error(fmt::format("the tracer library {} was not found beside perfcast (build perfcast with {} installed, "
                           "or set PERFCAST_TRACER_LIB)",
