@@ -62,6 +62,9 @@ inline CommandResult run_command(const std::string& command)
 }
 
 inline std::string source_dir() { return PERFCAST_SOURCE_DIR; }
+
+/// True when `name` is a command on PATH (tests skip, with a message, without it).
+inline bool have_command(const std::string& name) { return run_command("command -v " + name).status == 0; }
 inline std::string perfcast_binary() { return PERFCAST_BINARY; }
 
 /// A whole file as a string ("" when it cannot be read).
