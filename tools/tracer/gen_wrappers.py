@@ -7,7 +7,7 @@ For each prototype `int MPI_X(args) => recorder(exprs)` it writes
       <save request handles the recorder needs before PMPI may free them>
       double t0 = pc_enter();
       int rc = PMPI_X(arg names);
-      recorder(exprs) -- unless rc != MPI_SUCCESS
+      recorder(exprs) -- unless rc != MPI_SUCCESS; under pc_lock()
       pc_leave("MPI_X", t0);
       return rc;
     }
@@ -132,11 +132,13 @@ def main(src, out):
             count = "count" if any(p[1] == "count" for p in params) else "incount"
             o.write(f"  MPI_Request *saved_requests = pc_save_requests({count}, array_of_requests);\n")
         o.write("  double t0 = pc_enter();\n")
+        # recorders run under the tracer's lock at MPI_THREAD_MULTIPLE, never across the PMPI call
         if before:  # the call may not return (MPI_Abort)
-            o.write(f"  {recorder};\n")
+            o.write(f"  int locked = pc_lock();\n  {recorder};\n  pc_unlock(locked);\n")
         o.write(f"  int rc = P{name}({names});\n")
         if not before:
-            o.write(f"  if (rc == MPI_SUCCESS)\n    {recorder};\n")
+            o.write(f"  if (rc == MPI_SUCCESS) {{\n    int locked = pc_lock();\n    {recorder};\n"
+                    f"    pc_unlock(locked);\n  }}\n")
         o.write(f'  pc_leave("{name}", t0);\n  return rc;\n}}\n\n')
     o.write("/* Fortran bindings */\n")
     for name, params, recorder, before in lines:

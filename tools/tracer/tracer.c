@@ -4,20 +4,22 @@
  * SimGrid's syntax (sizes in bytes with datatype 6) plus perfcast's documented
  * extensions (comm=N, src=K, ssend, waitany, non-blocking collectives), and at
  * MPI_Finalize rank-R.profile.json (mpiP-like counters). Lines are buffered per
- * rank and written whole; a rank that ends without MPI_Finalize (MPI_Abort,
- * SIGINT, SIGTERM, a crash signal, exit) flushes what it has and appends
- * "# perfcast: incomplete (...)". Computation between MPI calls is recorded in
- * flops: retired instructions when perf_event_open allows it, otherwise the
- * elapsed time times a flop rate measured at MPI_Init (the header says which).
+ * rank and written whole. A rank that ends without MPI_Finalize (MPI_Abort, a
+ * signal, exit) or whose trace cannot be written (full disk, memory exhausted)
+ * ends its file with "# perfcast: incomplete (REASON)". The first line,
+ * "# perfcast: header ...", says how computation is measured: retired
+ * instructions when perf_event_open allows it, otherwise the elapsed time
+ * times a flop rate measured at MPI_Init (docs/tracer.md lists the fields).
  */
 #define _GNU_SOURCE
 #include "tracer.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,20 +30,7 @@
 #include <unistd.h>
 
 #define BUFFER_BYTES (1 << 20)
-#define MAX_CALLS 96
-#define MAX_COMMS 256
-#define REQUEST_SLOTS 4096
-
-enum { REQ_FREE = 0, REQ_SEND, REQ_RECV, REQ_COLL };
-
-struct pending {
-  MPI_Request handle;
-  int kind;
-  int peer; /* communicator-local; -1 for any source */
-  int tag;
-  int comm; /* handle, 0 = world */
-  long long bytes; /* posted size */
-};
+#define RESERVE_BYTES 8192 /* freed on a write error so the incomplete mark fits */
 
 struct call_stats {
   const char *name;
@@ -51,31 +40,52 @@ struct call_stats {
 
 static struct {
   int active;    /* tracing is on */
-  int finalized; /* everything written */
-  int depth;     /* nested MPI calls (Fortran -> C) record once */
+  int finalized; /* nothing more will be written */
   int rank, size;
   int fd;
   char path[4096];
+  char reserve_path[4096];
   char dir[4096];
   char *buf;
   size_t used;
+  off_t file_end;       /* bytes written to the file */
+  off_t file_good;      /* up to its last newline */
+  off_t provisional_at; /* where a provisional incomplete mark starts, or -1 */
+  volatile sig_atomic_t busy; /* the buffer or the file is being changed */
   double last_leave;
   double start, end;
   double compute_s, mpi_s;
-  double flop_rate;
+  double flops_per_s, instructions_per_s;
   double pending_flops, pending_s; /* computation too short to record yet */
   int counter_fd; /* perf_event fd for instructions, or -1 */
   uint64_t last_counter;
+  int thread_level;
   unsigned long long msgs_sent, bytes_sent, msgs_recv, bytes_recv, collectives;
-  struct call_stats calls[MAX_CALLS];
-  int ncalls;
-  MPI_Comm comms[MAX_COMMS];
-  int ncomms;
-  struct pending requests[REQUEST_SLOTS];
-  MPI_Request *scratch;
-  int scratch_size;
+  struct call_stats *calls;
+  int ncalls, calls_capacity;
+  MPI_Comm *comms;
+  int ncomms, comms_capacity;
   char host[256];
-} T = {.fd = -1, .counter_fd = -1};
+} T = {.fd = -1, .counter_fd = -1, .provisional_at = -1};
+
+/* nested MPI calls (Fortran -> C, MPI calling MPI) record once; per thread */
+static __thread int depth __attribute__((tls_model("initial-exec")));
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static int threaded; /* MPI_THREAD_MULTIPLE: recording takes the lock */
+
+int pc_lock(void)
+{
+  if (!threaded)
+    return 0;
+  pthread_mutex_lock(&lock);
+  return 1;
+}
+
+void pc_unlock(int locked)
+{
+  if (locked)
+    pthread_mutex_unlock(&lock);
+}
 
 static double now(void)
 {
@@ -84,96 +94,241 @@ static double now(void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* ---- output: whole lines only */
+/* ---- output: whole lines only; the first write error stops the trace */
 
-static void write_all(int fd, const char *data, size_t len)
+/* async-signal-safe: write(2) until done; -1 with errno on failure, the
+ * bytes that did reach the file in *done */
+static int write_some(int fd, const char *data, size_t len, size_t *done)
 {
-  while (len > 0) {
-    ssize_t n = write(fd, data, len);
+  *done = 0;
+  while (*done < len) {
+    ssize_t n = write(fd, data + *done, len - *done);
     if (n < 0) {
       if (errno == EINTR)
         continue;
-      return;
+      return -1;
     }
-    data += n;
-    len -= (size_t)n;
+    if (n == 0) {
+      errno = ENOSPC;
+      return -1;
+    }
+    *done += (size_t)n;
   }
+  return 0;
+}
+
+static int write_all(int fd, const char *data, size_t len)
+{
+  size_t done;
+  return write_some(fd, data, len, &done);
+}
+
+static void write_text(int fd, const char *text) { (void)write_all(fd, text, strlen(text)); }
+
+/* Ends the file with "# perfcast: incomplete (WHY[: DETAIL])" after its last
+ * whole line and stops tracing. Async-signal-safe; `keep_buffer` writes the
+ * whole lines still buffered first (not when the buffer may be mid-change). */
+static void end_incomplete(const char *why, const char *detail, int keep_buffer)
+{
+  if (T.finalized || T.fd < 0)
+    return;
+  T.active = 0;
+  T.finalized = 1;
+  /* room for the mark even on a full disk */
+  if (T.reserve_path[0])
+    unlink(T.reserve_path);
+  if (T.provisional_at >= 0) { /* a signal's provisional mark: replaced by this one */
+    T.file_good = T.file_end = T.provisional_at;
+    T.provisional_at = -1;
+  }
+  if (keep_buffer && T.used > 0 && T.file_end == T.file_good) {
+    size_t whole = T.used;
+    while (whole > 0 && T.buf[whole - 1] != '\n')
+      --whole;
+    if (whole > 0 && lseek(T.fd, T.file_good, SEEK_SET) >= 0 && write_all(T.fd, T.buf, whole) == 0)
+      T.file_good += (off_t)whole;
+  }
+  /* drop any partly written line before the mark (a pipe cannot: the mark is appended) */
+  if (ftruncate(T.fd, T.file_good) == 0)
+    lseek(T.fd, T.file_good, SEEK_SET);
+  write_text(T.fd, "# perfcast: incomplete (");
+  write_text(T.fd, why);
+  if (detail) {
+    write_text(T.fd, ": ");
+    write_text(T.fd, detail);
+  }
+  write_text(T.fd, ")\n");
+  close(T.fd);
+  T.fd = -1;
+  T.used = 0;
+}
+
+/* the first write error: said on stderr and at the end of the trace */
+static void write_failed(const char *file, int err)
+{
+  if (T.finalized)
+    return;
+  char what[4200];
+  snprintf(what, sizeof what, "write error on %s", file);
+  const char *reason = strerrordesc_np(err);
+  if (!reason)
+    reason = "unknown error";
+  fprintf(stderr, "perfcast tracer: rank %d: %s: %s (errno %d); the trace stops here and is marked incomplete\n",
+          T.rank, what, reason, err);
+  end_incomplete(what, reason, 0);
+}
+
+void pc_note_failure(const char *why)
+{
+  int locked = pc_lock();
+  if (!T.finalized && T.fd >= 0) {
+    fprintf(stderr, "perfcast tracer: rank %d: %s; the trace stops here and is marked incomplete\n", T.rank, why);
+    T.busy++;
+    end_incomplete(why, NULL, 1);
+    T.busy--;
+  }
+  pc_unlock(locked);
+}
+
+/* a signal's provisional mark is taken back before anything else is written */
+static void withdraw_provisional_mark(void)
+{
+  if (T.provisional_at < 0)
+    return;
+  if (ftruncate(T.fd, T.provisional_at) == 0)
+    lseek(T.fd, T.provisional_at, SEEK_SET);
+  T.file_good = T.file_end = T.provisional_at;
+  T.provisional_at = -1;
+}
+
+/* Appends bytes to the file; file_good follows the last newline written,
+ * also when a write error cuts the bytes short. */
+static void write_out(const char *data, size_t len)
+{
+  withdraw_provisional_mark();
+  size_t done = 0;
+  int rc = write_some(T.fd, data, len, &done);
+  int err = errno;
+  T.file_end += (off_t)done;
+  for (size_t i = done; i > 0; --i)
+    if (data[i - 1] == '\n') {
+      T.file_good = T.file_end - (off_t)(done - i);
+      break;
+    }
+  if (rc != 0)
+    write_failed(T.path, err);
 }
 
 /* Writes the complete lines of the buffer and keeps a line still being
- * built; with `final`, a partial line is dropped so no file ends mid-line. */
-static void write_lines(int final)
+ * built; with `all`, that line's start goes out too (a line longer than the
+ * buffer: the file is cut back to its last newline if the rank dies). */
+static void flush_buffer(int all)
 {
   if (T.fd < 0 || T.used == 0)
     return;
-  size_t whole = T.used;
-  while (whole > 0 && T.buf[whole - 1] != '\n')
-    --whole;
-  if (whole > 0)
-    write_all(T.fd, T.buf, whole);
-  size_t rest = final ? 0 : T.used - whole;
-  if (rest > 0)
-    memmove(T.buf, T.buf + whole, rest);
-  T.used = rest;
+  T.busy++;
+  size_t out = T.used;
+  if (!all)
+    while (out > 0 && T.buf[out - 1] != '\n')
+      --out;
+  if (out > 0)
+    write_out(T.buf, out);
+  if (T.active) {
+    memmove(T.buf, T.buf + out, T.used - out);
+    T.used -= out;
+  }
+  T.busy--;
 }
-
-static void flush_buffer(void) { write_lines(0); }
 
 static void emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void emit(const char *fmt, ...)
 {
   if (!T.active)
     return;
-  if (T.used > BUFFER_BYTES - 65536)
-    flush_buffer();
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(T.buf + T.used, BUFFER_BYTES - T.used, fmt, ap);
-  va_end(ap);
-  if (n < 0 || (size_t)n >= BUFFER_BYTES - T.used) {
-    /* a piece longer than the buffer (huge v-collective): write it directly */
-    flush_buffer();
-    if (T.used > 0) { /* the start of its line */
-      write_all(T.fd, T.buf, T.used);
-      T.used = 0;
-    }
-    char *line = NULL;
-    va_start(ap, fmt);
-    n = vasprintf(&line, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-      write_all(T.fd, line, (size_t)n);
-    free(line);
-    return;
+  T.busy++;
+  if (T.used > BUFFER_BYTES - 65536) {
+    flush_buffer(0);
+    if (T.used > BUFFER_BYTES / 2) /* one line fills half the buffer */
+      flush_buffer(1);
   }
-  T.used += (size_t)n;
+  if (T.active) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(T.buf + T.used, BUFFER_BYTES - T.used, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < BUFFER_BYTES - T.used) {
+      T.used += (size_t)n;
+    } else { /* a piece longer than the room left: written directly after the buffer */
+      char *piece = NULL;
+      va_start(ap, fmt);
+      n = vasprintf(&piece, fmt, ap);
+      va_end(ap);
+      flush_buffer(1);
+      if (n < 0)
+        pc_note_failure("out of memory for a trace line");
+      else if (T.active)
+        write_out(piece, (size_t)n);
+      free(piece);
+    }
+  }
+  T.busy--;
 }
 
-/* Ends the trace of a rank that did not reach MPI_Finalize. Async-signal-safe
- * apart from the formatting of a fixed message. */
-static void mark_incomplete(const char *why)
+static const char *signal_name(int sig)
+{
+  return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGSEGV ? "SIGSEGV" : sig == SIGABRT ? "SIGABRT"
+         : sig == SIGBUS ? "SIGBUS" : "signal";
+}
+
+void pc_signal_fatal(int sig)
 {
   if (!T.active || T.finalized)
     return;
-  write_lines(1);
-  const char *head = "# perfcast: incomplete (";
-  write_all(T.fd, head, strlen(head));
-  write_all(T.fd, why, strlen(why));
-  write_all(T.fd, ")\n", 2);
-  T.finalized = 1;
-  T.active = 0;
+  /* when the signal interrupted a change of the buffer, only the file's whole lines are kept */
+  end_incomplete(signal_name(sig), NULL, T.busy == 0);
 }
 
-static void on_signal(int sig)
+void pc_signal_begin(int sig)
 {
-  const char *why = sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGSEGV ? "SIGSEGV"
-                    : sig == SIGABRT ? "SIGABRT" : sig == SIGBUS ? "SIGBUS" : "signal";
-  mark_incomplete(why);
-  signal(sig, SIG_DFL);
-  raise(sig);
+  if (!T.active || T.finalized || T.busy || T.provisional_at >= 0 || T.file_end != T.file_good)
+    return;
+  T.busy++;
+  size_t whole = T.used;
+  while (whole > 0 && T.buf[whole - 1] != '\n')
+    --whole;
+  if (whole > 0 && write_all(T.fd, T.buf, whole) == 0) {
+    T.file_good = T.file_end += (off_t)whole;
+    memmove(T.buf, T.buf + whole, T.used - whole);
+    T.used -= whole;
+  }
+  T.provisional_at = T.file_good;
+  write_text(T.fd, "# perfcast: incomplete (");
+  write_text(T.fd, signal_name(sig));
+  write_text(T.fd, ", in the program's handler)\n");
+  T.busy--;
 }
 
-static void on_exit_handler(void) { mark_incomplete("exit before MPI_Finalize"); }
+void pc_signal_end(void)
+{
+  if (T.busy || T.finalized)
+    return;
+  T.busy++;
+  withdraw_provisional_mark();
+  T.busy--;
+}
+
+static void on_exit_handler(void)
+{
+  if (T.provisional_at >= 0) { /* exit() from the program's signal handler: the mark stands */
+    T.provisional_at = -1;
+    T.finalized = 1;
+    T.active = 0;
+    return;
+  }
+  T.busy++;
+  end_incomplete("exit before MPI_Finalize", NULL, 1);
+  T.busy--;
+}
 
 /* ---- computation between calls */
 
@@ -186,7 +341,8 @@ static long perf_open(void)
   attr.config = PERF_COUNT_HW_INSTRUCTIONS;
   attr.exclude_kernel = 1;
   attr.exclude_hv = 1;
-  return syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+  attr.inherit = 1; /* threads the rank starts later (OpenMP) count too */
+  return syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 static uint64_t read_counter(void)
@@ -197,16 +353,16 @@ static uint64_t read_counter(void)
   return v;
 }
 
-/* flop/s of this core on independent multiply-add chains, best of three 2 ms rounds */
-static double measure_flop_rate(void)
+/* flop/s of this core on independent multiply-add chains, best of three 2 ms
+ * rounds; with a counter open, also its instructions per second on them */
+static void measure_rates(void)
 {
   const char *forced = getenv("PERFCAST_FLOP_RATE");
-  if (forced && atof(forced) > 0)
-    return atof(forced);
   /* eight independent multiply-add chains, as compiled scalar loops overlap them */
   volatile double sink = 0;
-  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, best = 0;
+  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, best = 0, best_ips = 0;
   for (int round = 0; round < 3; ++round) {
+    uint64_t c0 = read_counter();
     double t0 = now();
     long n = 0;
     while (now() - t0 < 0.002) {
@@ -215,20 +371,26 @@ static double measure_flop_rate(void)
           x[k] = x[k] * 0.999999 + 1e-7;
       n += 20000 * 8;
     }
-    double rate = 2.0 * n / (now() - t0);
+    double elapsed = now() - t0;
+    double rate = 2.0 * n / elapsed;
     if (rate > best)
       best = rate;
+    double ips = (double)(read_counter() - c0) / elapsed;
+    if (T.counter_fd >= 0 && ips > best_ips)
+      best_ips = ips;
   }
   for (int k = 0; k < 8; ++k)
     sink += x[k];
   (void)sink;
-  return best;
+  T.flops_per_s = forced && atof(forced) > 0 ? atof(forced) : best;
+  T.instructions_per_s = best_ips;
 }
 
 double pc_enter(void)
 {
   double t = now();
-  if (T.active && T.depth == 0) {
+  if (depth++ == 0 && T.active) {
+    int locked = pc_lock();
     double elapsed = t - T.last_leave;
     T.compute_s += elapsed;
     double flops;
@@ -237,7 +399,7 @@ double pc_enter(void)
       flops = (double)(c - T.last_counter);
       T.last_counter = c;
     } else {
-      flops = elapsed * T.flop_rate;
+      flops = elapsed * T.flops_per_s;
     }
     /* gaps under a microsecond between calls are carried over, not written one by one */
     T.pending_flops += flops;
@@ -246,76 +408,49 @@ double pc_enter(void)
       emit("%d compute %.6g\n", T.rank, T.pending_flops);
       T.pending_flops = T.pending_s = 0;
     }
+    pc_unlock(locked);
   }
-  T.depth++;
   return t;
+}
+
+static void count_call(const char *name, double seconds)
+{
+  int i = 0;
+  while (i < T.ncalls && T.calls[i].name != name && strcmp(T.calls[i].name, name) != 0)
+    ++i;
+  if (i == T.ncalls) {
+    if (T.ncalls == T.calls_capacity) {
+      int bigger = T.calls_capacity ? 2 * T.calls_capacity : 64;
+      struct call_stats *grown = realloc(T.calls, sizeof *grown * (size_t)bigger);
+      if (!grown) {
+        pc_note_failure("out of memory for the per-call statistics");
+        return;
+      }
+      T.calls = grown;
+      T.calls_capacity = bigger;
+    }
+    T.calls[T.ncalls++] = (struct call_stats){name, 0, 0};
+  }
+  T.calls[i].calls++;
+  T.calls[i].seconds += seconds;
 }
 
 void pc_leave(const char *name, double t0)
 {
-  T.depth--;
-  double t = now();
-  if (T.depth > 0)
+  if (--depth > 0)
     return;
+  double t = now();
+  if (!T.active)
+    return;
+  int locked = pc_lock();
   T.last_leave = t;
   if (T.counter_fd >= 0)
     T.last_counter = read_counter();
   if (strncmp(name, "MPI_Init", 8) != 0) /* start-up is not the application's MPI time */
     T.mpi_s += t - t0;
-  int i = 0;
-  while (i < T.ncalls && T.calls[i].name != name && strcmp(T.calls[i].name, name) != 0)
-    ++i;
-  if (i == T.ncalls && T.ncalls < MAX_CALLS)
-    T.calls[T.ncalls++].name = name;
-  if (i < MAX_CALLS) {
-    T.calls[i].calls++;
-    T.calls[i].seconds += t - t0;
-  }
-}
-
-MPI_Request *pc_save_requests(int count, const MPI_Request *requests)
-{
-  if (count > T.scratch_size) {
-    free(T.scratch);
-    T.scratch_size = count * 2;
-    T.scratch = malloc(sizeof(MPI_Request) * (size_t)T.scratch_size);
-  }
-  if (count > 0 && requests)
-    memcpy(T.scratch, requests, sizeof(MPI_Request) * (size_t)count);
-  return T.scratch;
-}
-
-static MPI_Request *f_requests;
-static int f_requests_size;
-static MPI_Status *f_statuses;
-static int f_statuses_size;
-
-MPI_Request *pc_requests_f2c(int count, const MPI_Fint *requests)
-{
-  if (count > f_requests_size) {
-    free(f_requests);
-    f_requests_size = count * 2;
-    f_requests = malloc(sizeof(MPI_Request) * (size_t)f_requests_size);
-  }
-  for (int i = 0; i < count; ++i)
-    f_requests[i] = MPI_Request_f2c(requests[i]);
-  return f_requests;
-}
-
-void pc_requests_c2f(int count, const MPI_Request *c_requests, MPI_Fint *requests)
-{
-  for (int i = 0; i < count; ++i)
-    requests[i] = MPI_Request_c2f(c_requests[i]);
-}
-
-MPI_Status *pc_statuses(int count)
-{
-  if (count > f_statuses_size) {
-    free(f_statuses);
-    f_statuses_size = count * 2;
-    f_statuses = malloc(sizeof(MPI_Status) * (size_t)f_statuses_size);
-  }
-  return f_statuses;
+  if (T.active)
+    count_call(name, t - t0);
+  pc_unlock(locked);
 }
 
 /* ---- communicators, requests, sizes */
@@ -331,7 +466,7 @@ static int comm_handle(MPI_Comm comm)
   return -1; /* created by a call the tracer does not follow */
 }
 
-/* " comm=N" for a sub-communicator, "" for the world */
+/* " comm=N" for a sub-communicator, "" for the world; callers hold the lock */
 static const char *comm_suffix(MPI_Comm comm)
 {
   static char text[32];
@@ -351,54 +486,13 @@ static long long type_bytes(int count, MPI_Datatype type)
   return (long long)count * size;
 }
 
-static size_t request_slot(MPI_Request r)
-{
-  uintptr_t h = (uintptr_t)r;
-  h ^= h >> 17;
-  h *= 0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 20) % REQUEST_SLOTS;
-}
-
 static void remember(MPI_Request r, int kind, int peer, int tag, int comm, long long bytes)
 {
-  if (r == MPI_REQUEST_NULL)
-    return;
-  size_t i = request_slot(r);
-  for (int probes = 0; probes < REQUEST_SLOTS; ++probes, i = (i + 1) % REQUEST_SLOTS)
-    if (T.requests[i].kind == REQ_FREE || T.requests[i].handle == r) {
-      T.requests[i] = (struct pending){r, kind, peer, tag, comm, bytes};
-      return;
-    }
+  if (pc_requests_remember((struct pc_pending){r, kind, peer, tag, comm, bytes}) != 0)
+    pc_note_failure("out of memory for the table of outstanding requests");
 }
 
-/* takes the request out of the table; kind REQ_FREE when unknown */
-static struct pending forget(MPI_Request r)
-{
-  struct pending none = {MPI_REQUEST_NULL, REQ_FREE, 0, 0, 0, 0};
-  if (r == MPI_REQUEST_NULL)
-    return none;
-  size_t i = request_slot(r);
-  for (int probes = 0; probes < REQUEST_SLOTS; ++probes, i = (i + 1) % REQUEST_SLOTS) {
-    if (T.requests[i].kind == REQ_FREE)
-      return none;
-    if (T.requests[i].handle == r) {
-      struct pending p = T.requests[i];
-      /* backward-shift deletion keeps the probe chains intact */
-      size_t hole = i, j = (i + 1) % REQUEST_SLOTS;
-      while (T.requests[j].kind != REQ_FREE) {
-        size_t home = request_slot(T.requests[j].handle);
-        if ((j > hole && (home <= hole || home > j)) || (j < hole && (home <= hole && home > j))) {
-          T.requests[hole] = T.requests[j];
-          hole = j;
-        }
-        j = (j + 1) % REQUEST_SLOTS;
-      }
-      T.requests[hole].kind = REQ_FREE;
-      return p;
-    }
-  }
-  return none;
-}
+static struct pc_pending forget(MPI_Request r) { return pc_requests_forget(r); }
 
 static int my_rank_in(MPI_Comm comm)
 {
@@ -421,17 +515,17 @@ static void count_received(MPI_Status *status, long long posted)
     T.bytes_recv += (unsigned long long)n;
 }
 
-static void emit_wait_line(const char *action, struct pending p)
+static void emit_wait_line(const char *action, struct pc_pending p)
 {
-  if (p.kind == REQ_FREE)
+  if (p.kind == PC_REQ_FREE)
     return;
   char suffix[32] = "";
   if (p.comm > 0)
     snprintf(suffix, sizeof suffix, " comm=%d", p.comm);
   int me = p.comm > 0 ? my_rank_in(T.comms[p.comm]) : T.rank;
-  if (p.kind == REQ_SEND)
+  if (p.kind == PC_REQ_SEND)
     emit("%d %s %d %d %d%s\n", T.rank, action, me, p.peer, p.tag, suffix);
-  else if (p.kind == REQ_RECV)
+  else if (p.kind == PC_REQ_RECV)
     emit("%d %s %d %d %d%s\n", T.rank, action, p.peer, me, p.tag, suffix);
   else
     emit("%d %s %d %d -2%s\n", T.rank, action, me, me, suffix);
@@ -441,65 +535,104 @@ static void emit_wait_line(const char *action, struct pending p)
 
 void rec_none(void) {}
 
-void rec_init(void)
+static const char *thread_level_name(int level)
+{
+  return level == MPI_THREAD_MULTIPLE ? "multiple" : level == MPI_THREAD_SERIALIZED ? "serialized"
+         : level == MPI_THREAD_FUNNELED ? "funneled" : "single";
+}
+
+/* a file beside the trace that holds disk space for the incomplete mark */
+static void make_reserve(void)
+{
+  if (snprintf(T.reserve_path, sizeof T.reserve_path, "%s/rank-%d.reserve", T.dir, T.rank) >=
+      (int)sizeof T.reserve_path) {
+    T.reserve_path[0] = 0;
+    return;
+  }
+  int fd = open(T.reserve_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    T.reserve_path[0] = 0;
+    return;
+  }
+  char block[RESERVE_BYTES];
+  memset(block, '\n', sizeof block);
+  int ok = write_all(fd, block, sizeof block) == 0;
+  close(fd);
+  if (!ok) {
+    unlink(T.reserve_path);
+    T.reserve_path[0] = 0;
+  }
+}
+
+static void start_tracing(int thread_level)
 {
   const char *dir = getenv("PERFCAST_TRACE_DIR");
   if (!dir || !*dir || T.active || T.finalized)
     return;
   PMPI_Comm_rank(MPI_COMM_WORLD, &T.rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &T.size);
-  snprintf(T.dir, sizeof T.dir, "%s", dir);
-  snprintf(T.path, sizeof T.path, "%s/rank-%d.txt", dir, T.rank);
-  T.fd = open(T.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  T.buf = malloc(BUFFER_BYTES);
-  if (T.fd < 0 || !T.buf) {
-    fprintf(stderr, "perfcast tracer: rank %d: cannot write %s: %s; not tracing\n", T.rank, T.path, strerror(errno));
+  if (snprintf(T.dir, sizeof T.dir, "%s", dir) >= (int)sizeof T.dir ||
+      snprintf(T.path, sizeof T.path, "%s/rank-%d.txt", dir, T.rank) >= (int)sizeof T.path) {
+    fprintf(stderr, "perfcast tracer: rank %d: PERFCAST_TRACE_DIR is longer than %zu bytes; not tracing\n", T.rank,
+            sizeof T.path - 16);
     return;
   }
+  T.buf = malloc(BUFFER_BYTES);
+  T.comms = malloc(sizeof *T.comms * 16);
+  T.fd = T.buf && T.comms ? open(T.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -1;
+  if (T.fd < 0) {
+    fprintf(stderr, "perfcast tracer: rank %d: cannot write %s: %s; not tracing\n", T.rank, T.path,
+            T.buf && T.comms ? strerror(errno) : "out of memory");
+    free(T.buf);
+    free(T.comms);
+    T.buf = NULL;
+    T.comms = NULL;
+    return;
+  }
+  make_reserve();
   gethostname(T.host, sizeof T.host - 1);
   T.comms[0] = MPI_COMM_WORLD;
   T.ncomms = 1;
+  T.comms_capacity = 16;
+  T.thread_level = thread_level;
+  threaded = thread_level == MPI_THREAD_MULTIPLE;
   T.counter_fd = (int)perf_open();
-  if (T.counter_fd >= 0) {
+  if (T.counter_fd >= 0)
     ioctl(T.counter_fd, PERF_EVENT_IOC_ENABLE, 0);
-    T.last_counter = read_counter();
-  } else {
-    T.flop_rate = measure_flop_rate();
-  }
+  measure_rates();
+  T.last_counter = read_counter();
   T.active = 1;
   T.start = now();
   T.last_leave = T.start;
-  if (T.counter_fd >= 0)
-    emit("# perfcast-trace version=1 rank=%d size=%d host=%s compute=instructions (perf_event_open)\n", T.rank,
-         T.size, T.host);
-  else
-    emit("# perfcast-trace version=1 rank=%d size=%d host=%s compute=time*flop_rate flop_rate=%.6g "
-         "(no hardware counters: perf_event_open failed)\n",
-         T.rank, T.size, T.host, T.flop_rate);
+  /* instructions are counted for every thread started after MPI_Init; time only for the calling one */
+  emit("# perfcast: header version=2 rank=%d size=%d host=%s compute_unit=%s flops_per_s=%.6g "
+       "instructions_per_s=%.6g compute_threads=%s thread_level=%s\n",
+       T.rank, T.size, T.host, T.counter_fd >= 0 ? "instructions" : "flops", T.flops_per_s, T.instructions_per_s,
+       T.counter_fd >= 0 ? "all" : "calling", thread_level_name(thread_level));
   emit("%d init\n", T.rank);
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  int signals[] = {SIGINT, SIGTERM, SIGSEGV, SIGABRT, SIGBUS};
-  for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
-    sigaction(signals[i], &sa, NULL);
+  pc_signals_install();
   atexit(on_exit_handler);
 }
 
-static void write_profile(void)
+void rec_init(void) { start_tracing(MPI_THREAD_SINGLE); }
+
+void rec_init_thread(int provided) { start_tracing(provided); }
+
+/* rank-R.profile.json, written whole then renamed; 0 or an errno */
+static int write_profile(void)
 {
-  char path[4200];
+  char path[4200], final_path[4200];
   snprintf(path, sizeof path, "%s/rank-%d.profile.json.tmp", T.dir, T.rank);
-  FILE *f = fopen(path, "w");
+  snprintf(final_path, sizeof final_path, "%s/rank-%d.profile.json", T.dir, T.rank);
+  FILE *f = fopen(path, "we");
   if (!f)
-    return;
-  fprintf(f, "{\n  \"format\": \"perfcast-rank-profile\",\n  \"version\": 1,\n  \"rank\": %d,\n  \"size\": %d,\n", T.rank,
+    return errno;
+  fprintf(f, "{\n  \"format\": \"perfcast-rank-profile\",\n  \"version\": 2,\n  \"rank\": %d,\n  \"size\": %d,\n", T.rank,
           T.size);
   fprintf(f, "  \"host\": \"%s\",\n  \"wall_s\": %.9g,\n  \"compute_s\": %.9g,\n  \"mpi_s\": %.9g,\n", T.host,
           T.end - T.start, T.compute_s, T.mpi_s);
-  fprintf(f, "  \"compute_unit\": \"%s\",\n", T.counter_fd >= 0 ? "instructions" : "time*flop_rate");
-  fprintf(f, "  \"flop_rate\": %.9g,\n", T.flop_rate);
+  fprintf(f, "  \"compute_unit\": \"%s\",\n", T.counter_fd >= 0 ? "instructions" : "flops");
+  fprintf(f, "  \"flops_per_s\": %.9g,\n  \"instructions_per_s\": %.9g,\n", T.flops_per_s, T.instructions_per_s);
   fprintf(f, "  \"messages_sent\": %llu,\n  \"bytes_sent\": %llu,\n  \"messages_received\": %llu,\n"
              "  \"bytes_received\": %llu,\n  \"collectives\": %llu,\n  \"calls\": {",
           T.msgs_sent, T.bytes_sent, T.msgs_recv, T.bytes_recv, T.collectives);
@@ -507,11 +640,14 @@ static void write_profile(void)
     fprintf(f, "%s\n    \"%s\": {\"calls\": %llu, \"seconds\": %.9g}", i ? "," : "", T.calls[i].name,
             T.calls[i].calls, T.calls[i].seconds);
   fprintf(f, "\n  }\n}\n");
-  if (fclose(f) == 0) {
-    char final_path[4200];
-    snprintf(final_path, sizeof final_path, "%s/rank-%d.profile.json", T.dir, T.rank);
-    rename(path, final_path);
-  }
+  int err = ferror(f) ? (errno ? errno : EIO) : 0;
+  if (fclose(f) != 0 && !err)
+    err = errno;
+  if (!err && rename(path, final_path) != 0)
+    err = errno;
+  if (err)
+    unlink(path);
+  return err;
 }
 
 void rec_finalize(void)
@@ -522,15 +658,40 @@ void rec_finalize(void)
   if (T.pending_flops >= 1)
     emit("%d compute %.6g\n", T.rank, T.pending_flops);
   emit("%d finalize\n", T.rank);
+  flush_buffer(0);
+  if (!T.active) /* a write error ended the trace */
+    return;
+  int err = write_profile();
+  if (err) {
+    char what[4200];
+    snprintf(what, sizeof what, "%s/rank-%d.profile.json", T.dir, T.rank);
+    write_failed(what, err);
+    return;
+  }
   emit("# perfcast: complete\n");
-  flush_buffer();
+  flush_buffer(0);
+  if (!T.active)
+    return;
   T.active = 0;
   T.finalized = 1;
+  pc_signals_restore();
   close(T.fd);
-  write_profile();
+  T.fd = -1;
+  if (T.counter_fd >= 0)
+    close(T.counter_fd);
+  T.counter_fd = -1;
+  if (T.reserve_path[0])
+    unlink(T.reserve_path);
+  free(T.buf);
+  T.buf = NULL;
 }
 
-void rec_abort(void) { mark_incomplete("MPI_Abort"); }
+void rec_abort(void)
+{
+  T.busy++;
+  end_incomplete("MPI_Abort", NULL, 1);
+  T.busy--;
+}
 
 /* a source as the trace writes it: -1 for any source */
 static int trace_source(int source) { return source == MPI_ANY_SOURCE ? -1 : source; }
@@ -539,14 +700,14 @@ static int trace_source(int source) { return source == MPI_ANY_SOURCE ? -1 : sou
 static void record_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                         MPI_Request *request)
 {
-  if (!T.active || T.depth > 1 || dest == MPI_PROC_NULL)
+  if (!T.active || depth > 1 || dest == MPI_PROC_NULL)
     return;
   long long bytes = type_bytes(count, type);
   T.msgs_sent++;
   T.bytes_sent += (unsigned long long)bytes;
   emit("%d %s %d %d %lld 6%s\n", T.rank, kind, dest, tag, bytes, comm_suffix(comm));
   if (request)
-    remember(*request, REQ_SEND, dest, tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0, bytes);
+    remember(*request, PC_REQ_SEND, dest, tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0, bytes);
 }
 
 void rec_send(const char *kind, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm)
@@ -562,7 +723,7 @@ void rec_isend(const char *kind, int count, MPI_Datatype type, int dest, int tag
 
 void rec_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-  if (!T.active || T.depth > 1 || source == MPI_PROC_NULL)
+  if (!T.active || depth > 1 || source == MPI_PROC_NULL)
     return;
   count_received(status, type_bytes(count, type));
   int any = source == MPI_ANY_SOURCE;
@@ -576,19 +737,19 @@ void rec_recv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, 
 
 void rec_irecv(int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
-  if (!T.active || T.depth > 1 || source == MPI_PROC_NULL)
+  if (!T.active || depth > 1 || source == MPI_PROC_NULL)
     return;
   int peer = trace_source(source);
   emit("%d irecv %d %d %lld 6%s\n", T.rank, peer, tag == MPI_ANY_TAG ? -1 : tag, type_bytes(count, type),
        comm_suffix(comm));
-  remember(*request, REQ_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0,
+  remember(*request, PC_REQ_RECV, peer, tag == MPI_ANY_TAG ? -1 : tag, comm_handle(comm) > 0 ? comm_handle(comm) : 0,
            type_bytes(count, type));
 }
 
 void rec_sendrecv(int sendcount, MPI_Datatype sendtype, int dest, int sendtag, int recvcount, MPI_Datatype recvtype,
                   int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
   (void)sendtag;
   (void)recvtag;
@@ -600,17 +761,17 @@ void rec_sendrecv(int sendcount, MPI_Datatype sendtype, int dest, int sendtag, i
        trace_source(source), comm_suffix(comm));
 }
 
-static void completed(struct pending p, MPI_Status *status)
+static void completed(struct pc_pending p, MPI_Status *status)
 {
-  if (p.kind == REQ_RECV)
+  if (p.kind == PC_REQ_RECV)
     count_received(status, p.bytes);
 }
 
 void rec_wait(MPI_Request saved, MPI_Status *status)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
-  struct pending p = forget(saved);
+  struct pc_pending p = forget(saved);
   emit_wait_line("wait", p);
   completed(p, status);
 }
@@ -622,11 +783,11 @@ void rec_wait(MPI_Request saved, MPI_Status *status)
  * reads with the program's meaning. */
 void rec_waitall(int count, MPI_Request *saved, MPI_Status *statuses)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1 || !saved)
     return;
   for (int i = 0; i < count; ++i) {
-    struct pending p = forget(saved[i]);
-    if (p.kind == REQ_FREE)
+    struct pc_pending p = forget(saved[i]);
+    if (p.kind == PC_REQ_FREE)
       continue;
     emit_wait_line("wait", p);
     completed(p, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i]);
@@ -635,10 +796,10 @@ void rec_waitall(int count, MPI_Request *saved, MPI_Status *statuses)
 
 void rec_waitany(int count, MPI_Request *saved, int *index, MPI_Status *status)
 {
-  if (!T.active || T.depth > 1 || *index == MPI_UNDEFINED || *index < 0 || *index >= count)
+  if (!T.active || depth > 1 || !saved || *index == MPI_UNDEFINED || *index < 0 || *index >= count)
     return;
-  struct pending p = forget(saved[*index]);
-  if (p.kind != REQ_FREE) {
+  struct pc_pending p = forget(saved[*index]);
+  if (p.kind != PC_REQ_FREE) {
     emit_wait_line("wait", p);
     completed(p, status);
   }
@@ -646,14 +807,14 @@ void rec_waitany(int count, MPI_Request *saved, int *index, MPI_Status *status)
 
 void rec_waitsome(int count, MPI_Request *saved, int *outcount, int *indices, MPI_Status *statuses)
 {
-  if (!T.active || T.depth > 1 || *outcount == MPI_UNDEFINED || *outcount <= 0)
+  if (!T.active || depth > 1 || !saved || *outcount == MPI_UNDEFINED || *outcount <= 0)
     return;
   /* the requests that completed, each waited for */
   for (int k = 0; k < *outcount; ++k) {
     if (indices[k] < 0 || indices[k] >= count)
       continue;
-    struct pending p = forget(saved[indices[k]]);
-    if (p.kind != REQ_FREE) {
+    struct pc_pending p = forget(saved[indices[k]]);
+    if (p.kind != PC_REQ_FREE) {
       emit_wait_line("wait", p);
       completed(p, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[k]);
     }
@@ -662,10 +823,10 @@ void rec_waitsome(int count, MPI_Request *saved, int *outcount, int *indices, MP
 
 void rec_test(MPI_Request saved, int *flag, MPI_Status *status)
 {
-  if (!T.active || T.depth > 1 || !*flag)
+  if (!T.active || depth > 1 || !*flag)
     return;
   /* a test that found the request complete ends it, as a wait would */
-  struct pending p = forget(saved);
+  struct pc_pending p = forget(saved);
   emit_wait_line("test", p);
   completed(p, status);
 }
@@ -693,16 +854,24 @@ static void emit_counts(MPI_Comm comm, const int *counts, MPI_Datatype type, int
 
 void rec_cancel(MPI_Request request)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
-  struct pending p = forget(request);
+  struct pc_pending p = forget(request);
   emit_wait_line("cancel", p);
+}
+
+/* a request the program lets go of without waiting: no wait is written for it */
+void rec_request_free(MPI_Request request)
+{
+  if (!T.active || depth > 1)
+    return;
+  (void)forget(request);
 }
 
 void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype,
               int root, const int *sendcounts, const int *recvcounts, MPI_Request *request)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
   int csize = 0;
   PMPI_Comm_size(comm, &csize);
@@ -759,18 +928,24 @@ void rec_coll(const char *name, MPI_Comm comm, int scount, MPI_Datatype stype, i
   }
   emit("%s\n", comm_suffix(comm));
   if (request)
-    remember(*request, REQ_COLL, me, -2, comm_handle(comm), 0);
+    remember(*request, PC_REQ_COLL, me, -2, comm_handle(comm), 0);
 }
 
 static void new_comm(const char *what, MPI_Comm parent, int color, int key, MPI_Comm *newcomm)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
-  int handle = T.ncomms < MAX_COMMS ? T.ncomms++ : -1;
-  if (handle < 0) {
-    emit("# perfcast: more than %d communicators; %s not followed\n", MAX_COMMS, what);
-    return;
+  if (T.ncomms == T.comms_capacity) {
+    int bigger = 2 * T.comms_capacity;
+    MPI_Comm *grown = realloc(T.comms, sizeof *grown * (size_t)bigger);
+    if (!grown) {
+      pc_note_failure("out of memory for the table of communicators");
+      return;
+    }
+    T.comms = grown;
+    T.comms_capacity = bigger;
   }
+  int handle = T.ncomms++;
   T.comms[handle] = *newcomm; /* MPI_COMM_NULL for ranks outside (color MPI_UNDEFINED) */
   if (!strcmp(what, "comm_split"))
     emit("%d comm_split %d %d %d%s\n", T.rank, handle, color == MPI_UNDEFINED ? -1 : color, key, comm_suffix(parent));
@@ -787,6 +962,8 @@ void rec_comm_dup(MPI_Comm comm, MPI_Comm *newcomm) { new_comm("comm_dup", comm,
 
 void rec_comm_free(MPI_Comm comm)
 {
+  if (!T.active)
+    return;
   int h = comm_handle(comm);
   if (h > 0)
     T.comms[h] = MPI_COMM_NULL; /* the handle value may come back for another communicator */
@@ -798,7 +975,7 @@ void rec_comm_free(MPI_Comm comm)
  * caller's rank in it. */
 void rec_comm_derived(MPI_Comm parent, MPI_Comm *newcomm)
 {
-  if (!T.active || T.depth > 1)
+  if (!T.active || depth > 1)
     return;
   int color = MPI_UNDEFINED, key = 0;
   if (*newcomm != MPI_COMM_NULL) {
