@@ -2,8 +2,10 @@
 
 #include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
+#include "trace/Preload.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -101,6 +103,15 @@ std::string last_line(const std::string& path)
   return nl == std::string::npos ? tail : tail.substr(nl + 1);
 }
 
+// the value of NAME in `env` (entries NAME=VALUE), or nullptr
+std::string* find_env(std::vector<std::string>& env, const std::string& name)
+{
+  for (auto& kv : env)
+    if (kv.rfind(name + "=", 0) == 0)
+      return &kv;
+  return nullptr;
+}
+
 } // namespace
 
 TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
@@ -131,6 +142,17 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
       preload += ":" + kv.substr(11);
     else if (kv.rfind("PERFCAST_TRACE_DIR=", 0) != 0)
       env.push_back(kv);
+  }
+  // a sanitized tracer in an uninstrumented program: its ASan runtime must be
+  // the first library loaded, and Open MPI's own leaks (mpirun, orted and the
+  // ranks are all preloaded) are not the tracer's to report
+  if (std::string asan = sanitizer_runtime_of(library); !asan.empty()) {
+    if (preload.find(asan) == std::string::npos)
+      preload = asan + ":" + preload;
+    if (std::string* options = find_env(env, "ASAN_OPTIONS"); !options)
+      env.push_back("ASAN_OPTIONS=detect_leaks=0");
+    else if (options->find("detect_leaks") == std::string::npos)
+      *options += ":detect_leaks=0";
   }
   env.push_back("LD_PRELOAD=" + preload);
   env.push_back("PERFCAST_TRACE_DIR=" + out.string());
@@ -176,10 +198,83 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   child_pid = -1;
+  std::error_code ec_ignored;
   int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  // files the tracer keeps disk space in; a rank killed outright leaves its own
+  for (const auto& entry : fs::directory_iterator(out)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("rank-", 0) == 0 && entry.path().extension() == ".reserve")
+      fs::remove(entry.path(), ec_ignored);
+  }
   TracedRun run{exit_code, read_run_profile(out.string())};
-  write_trace_index_and_profile(run.profile);
+  try {
+    write_trace_index_and_profile(run.profile);
+  } catch (const Error& e) {
+    // a full disk often stops the ranks first: say why they stopped too
+    std::string why = e.what();
+    for (const RankProfile& r : run.profile.ranks)
+      if (!r.complete)
+        why += fmt::format("; rank {} stopped early: {}", r.rank, r.ended_by);
+    throw Error(why);
+  }
   return run;
+}
+
+std::vector<TracedRankHeader> read_trace_headers(const std::string& dir)
+{
+  RunProfile listing = read_run_profile(dir);
+  std::vector<TracedRankHeader> headers;
+  for (const RankProfile& rank : listing.ranks) {
+    std::string path = fmt::format("{}/rank-{}.txt", dir, rank.rank);
+    std::ifstream in(path);
+    if (!in)
+      fail_in(path, "cannot read the rank's trace");
+    std::string line;
+    std::getline(in, line);
+    const std::string mark = "# perfcast: header ";
+    if (line.rfind(mark, 0) != 0)
+      fail_at(path, 1, "expected '# perfcast: header version=2 ...' (a trace written by an older tracer?)");
+    std::map<std::string, std::string> fields;
+    std::istringstream tokens(line.substr(mark.size()));
+    for (std::string token; tokens >> token;) {
+      auto eq = token.find('=');
+      if (eq == std::string::npos || eq == 0)
+        fail_at(path, 1, fmt::format("header field '{}': expected key=value", token));
+      fields[token.substr(0, eq)] = token.substr(eq + 1);
+    }
+    auto text = [&](const char* key) {
+      auto it = fields.find(key);
+      if (it == fields.end() || it->second.empty())
+        fail_at(path, 1, fmt::format("header: expected a field {}=...", key));
+      return it->second;
+    };
+    auto number = [&](const char* key) {
+      std::string v = text(key);
+      char* end = nullptr;
+      errno = 0;
+      double x = std::strtod(v.c_str(), &end);
+      if (*end != 0 || errno != 0 || !(x >= 0))
+        fail_at(path, 1, fmt::format("header: {}={}: expected a non-negative number", key, v));
+      return x;
+    };
+    if (text("version") != "2")
+      fail_at(path, 1, fmt::format("header: version={}: expected 2", text("version")));
+    TracedRankHeader h;
+    h.rank = static_cast<int>(number("rank"));
+    h.size = static_cast<int>(number("size"));
+    if (h.rank != rank.rank)
+      fail_at(path, 1, fmt::format("header: rank={}: expected {} (the file's name)", h.rank, rank.rank));
+    h.host = text("host");
+    h.compute_unit = text("compute_unit");
+    if (h.compute_unit != "flops" && h.compute_unit != "instructions")
+      fail_at(path, 1, fmt::format("header: compute_unit={}: expected flops or instructions", h.compute_unit));
+    h.flops_per_s = number("flops_per_s");
+    h.instructions_per_s = number("instructions_per_s");
+    h.compute_threads = text("compute_threads");
+    h.thread_level = text("thread_level");
+    headers.push_back(std::move(h));
+  }
+  return headers;
 }
 
 RunProfile read_run_profile(const std::string& dir)

@@ -50,6 +50,22 @@ struct TracedRun {
 TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
                      const std::string& mpi = "auto");
 
+/// How one rank measured computation: the `# perfcast: header` line its trace starts with.
+struct TracedRankHeader {
+  int rank = 0;
+  int size = 0;
+  std::string host;
+  std::string compute_unit;      ///< "flops" (elapsed time x flops_per_s) or "instructions" (retired)
+  double flops_per_s = 0;        ///< the core's rate on multiply-add chains, measured at MPI_Init
+  double instructions_per_s = 0; ///< on the same loop, from the counter; 0 without hardware counters
+  std::string compute_threads;   ///< "calling" (the thread that calls MPI) or "all" (threads started after MPI_Init)
+  std::string thread_level;      ///< single, funneled, serialized or multiple, as MPI provided it
+};
+
+/// Reads the header of every rank-R.txt in a traced directory, in rank order;
+/// throws Error (file:line: what was expected) when one is missing or malformed.
+std::vector<TracedRankHeader> read_trace_headers(const std::string& dir);
+
 /// Reads a trace directory written by the tracer; throws Error naming what is missing.
 RunProfile read_run_profile(const std::string& dir);
 /// perfcast-runs JSON (usable by `perfcast fit qn`) with per-rank details.
