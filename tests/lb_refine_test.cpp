@@ -129,5 +129,24 @@ TEST(LbRefineClassic, LightPesAreVisitedNewestFirst)
   EXPECT_EQ(d.migrations, 1u);
 }
 
+TEST(LbRefineClassic, ProbeRestartKeepsTheLoadOfAPeThatStartedEmpty)
+{
+  // PE0: o0 (4), o1 (2); PE1 empty. Average 3. k=0 (limit 3.15): o1 (2 + 0)
+  // moves, PE0 (4) is still heavy and o0 fits nowhere: fail, PE1 at 2.
+  // max/avg = 2: k_max = (int)((2 - 1.05) / 0.01 + 1) = 96 in double; f = 2.01:
+  // nothing heavy. Each probe puts o0, o1 back on PE0, but PE1, which had no
+  // object at the start, keeps load 2 (Refiner.C multirefine resets only
+  // computeLoad and the object lists). So o0 (4 + 2) never fits, o1 does when
+  // 4 < f x 3:
+  //   k=48 (4.59) success; k=24 (3.87) fail; k=36 (4.23), k=30 (4.05)
+  //   success; k=27 (3.96), k=28 (3.99) fail; k=29 (4.02) success: stop.
+  // o1 ends on PE1. Had PE1 been reset to 0, the larger o0 would fit first
+  // (4 + 0 < 4.59) and the search would end with o0 on PE1 instead.
+  LbProblem p{{{}, {}}, {{0, 4}, {0, 2}}};
+  LbDecision d = run("refine-classic", p);
+  EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1}));
+  EXPECT_EQ(d.migrations, 1u);
+}
+
 } // namespace
 } // namespace perfcast::lb
