@@ -1,0 +1,82 @@
+#pragma once
+// The scheduling simulator of processes on unlike computers (SchedSim's role
+// in de Mello and Senger, ../shared/papers/unimpp-schedsim-mello-senger.txt):
+// processes arrive, a placement policy picks a computer, and each process runs
+// its stages there. A computer's cores are shared by processor sharing (n
+// processes on c cores each get min(1, c/n) of a core), slowed by UniMPP's
+// memory factor 1 + alpha(memory in use) (eq. 3); its disk and its network
+// interface serve one request at a time in arrival order, a read taking
+// bytes / dr (eq. 4), a write bytes / dw (eq. 5) and a message 2o + l plus
+// bytes over the link's bandwidth (eqs. 6 and 7). Time spent queued is the
+// waiting time of those equations. Events at equal times are handled in the
+// order they were scheduled, so results are deterministic.
+#include "core/Distribution.hpp"
+#include "unimpp/UniMpp.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace perfcast::sched {
+
+/// A computer: UniMPP's description plus its cores and link bandwidth.
+struct ComputerSpec {
+  unimpp::Computer model;
+  int cores = 1;
+  double network_bytes_per_s = 0; ///< 0: messages cost 2o + l only
+};
+
+enum class StageKind { Cpu, DiskRead, DiskWrite, Message, Sleep };
+
+/// One step of a process: instructions, bytes or seconds as the kind says.
+struct Stage {
+  StageKind kind = StageKind::Cpu;
+  double amount = 0;
+};
+
+struct ProcessSpec {
+  long long id = 0;
+  double arrival_s = 0;
+  double memory_mb = 0; ///< resident on its computer from arrival to end
+  std::vector<Stage> stages;
+};
+
+struct ProcessResult {
+  long long id = 0;
+  int computer = -1;
+  double arrival_s = 0;
+  double finish_s = 0;
+  double service_s = 0; ///< its stages alone on an idle computer (no sharing, no queue, no memory delay)
+  double response_s() const { return finish_s - arrival_s; }
+  double waiting_s() const { return response_s() - service_s; }
+  double slowdown() const { return service_s > 0 ? response_s() / service_s : 1.0; }
+};
+
+/// What a policy may look at when it places a process.
+struct ComputerLoad {
+  int resident = 0;               ///< processes on the computer now
+  double cpu_work_s = 0;          ///< CPU work left, in seconds of one core of this computer
+  double memory_in_use_mb = 0;
+};
+
+/// Picks a computer for each arriving process.
+class PlacementPolicy {
+public:
+  virtual ~PlacementPolicy() = default;
+  /// Index of the computer for `process`.
+  virtual int place(const ProcessSpec& process, const std::vector<ComputerSpec>& computers,
+                    const std::vector<ComputerLoad>& loads, Rng& rng) = 0;
+};
+
+/// A policy by name: random, round-robin, least-work, lowest:probes=L,
+/// threshold:probes=L,limit=T, most-free-memory. Throws Error when unknown.
+std::unique_ptr<PlacementPolicy> make_policy(const std::string& spec);
+
+/// Names and parameters of the policies, one line each (for perfcast list).
+std::vector<std::string> describe_policies();
+
+/// Runs the processes (sorted by arrival, ties by id) to completion.
+std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& computers,
+                                              std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng);
+
+} // namespace perfcast::sched

@@ -1,0 +1,153 @@
+// The process scheduling simulator (src/sched/ProcessSim) against closed forms.
+#include "core/Error.hpp"
+#include "sched/ProcessSim.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+using namespace perfcast::sched;
+
+namespace {
+
+ComputerSpec computer(int cores, double speed = 1e9)
+{
+  ComputerSpec c;
+  c.model.name = "c";
+  c.model.instructions_per_s = speed;
+  c.model.main_memory_mb = 1024;
+  c.model.disk_read_bytes_per_s = 100e6;
+  c.model.disk_write_bytes_per_s = 50e6;
+  c.model.message_overhead_s = 10e-6;
+  c.model.message_latency_s = 30e-6;
+  c.cores = cores;
+  c.network_bytes_per_s = 125e6;
+  return c;
+}
+
+ProcessSpec process(long long id, double arrival, std::vector<Stage> stages, double memory_mb = 0)
+{
+  return {id, arrival, memory_mb, std::move(stages)};
+}
+
+} // namespace
+
+TEST(ProcessSim, ProcessorSharingOfEqualJobs)
+{
+  // 6 jobs of 1e9 instructions at t = 0 on 4 cores of 1e9 instr/s: each gets
+  // 4/6 of a core, so all end together at 1e9 / (1e9 * 4/6) = 1.5 s
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 6; ++i)
+    ps.push_back(process(i, 0, {{StageKind::Cpu, 1e9}}));
+  auto policy = make_policy("round-robin");
+  Rng rng(1);
+  auto r = simulate_processes({computer(4)}, ps, *policy, rng);
+  for (const auto& x : r) {
+    EXPECT_NEAR(x.finish_s, 1.5, 1e-12);
+    EXPECT_NEAR(x.service_s, 1.0, 1e-12);
+    EXPECT_NEAR(x.slowdown(), 1.5, 1e-12);
+  }
+  // with 3 jobs on 4 cores nobody shares: 1 s each
+  ps.resize(3);
+  r = simulate_processes({computer(4)}, ps, *policy, rng);
+  EXPECT_NEAR(r[2].finish_s, 1.0, 1e-12);
+}
+
+TEST(ProcessSim, MM1MeanResponseTime)
+{
+  // Poisson arrivals (lambda = 0.5/s), exponential work (mean 1 s on the one
+  // core): processor sharing gives the M/M/1 mean response 1 / (mu - lambda) = 2 s
+  Distribution gaps = Distribution::parse("exp:mean=2"), work = Distribution::parse("exp:mean=1e9");
+  Rng draw(2026);
+  std::vector<ProcessSpec> ps;
+  double t = 0;
+  const int n = 400000;
+  for (int i = 0; i < n; ++i) {
+    t += gaps.sample(draw);
+    ps.push_back(process(i, t, {{StageKind::Cpu, work.sample(draw)}}));
+  }
+  auto policy = make_policy("random");
+  Rng rng(3);
+  auto r = simulate_processes({computer(1)}, ps, *policy, rng);
+  double mean = 0;
+  for (const auto& x : r)
+    mean += x.response_s() / n;
+  EXPECT_NEAR(mean, 2.0, 0.04) << "mean response " << mean;
+}
+
+TEST(ProcessSim, DiskRequestsAreServedFirstComeFirstServed)
+{
+  // three writes of 50 MB at t = 0 on a 50 MB/s disk end at 1, 2 and 3 s in id
+  // order; the third waited 2 s (eq. 5's wtdw)
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 3; ++i)
+    ps.push_back(process(i, 0, {{StageKind::DiskWrite, 50e6}}));
+  auto policy = make_policy("round-robin");
+  Rng rng(1);
+  auto r = simulate_processes({computer(8)}, ps, *policy, rng);
+  EXPECT_NEAR(r[0].finish_s, 1, 1e-12);
+  EXPECT_NEAR(r[1].finish_s, 2, 1e-12);
+  EXPECT_NEAR(r[2].finish_s, 3, 1e-12);
+  EXPECT_NEAR(r[2].waiting_s(), 2, 1e-12);
+}
+
+TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
+{
+  // a message of 1.25 MB: 2 o + l = 50 us plus 1.25e6 / 125e6 = 10 ms (eqs. 6, 7);
+  // then 1e9 instructions with 500 MB resident, alpha = 0.001 * 500 = 0.5: 1.5 s
+  // (eq. 3); then a 100 MB read at 100 MB/s: 1 s; then 0.25 s of sleep
+  ComputerSpec c = computer(1);
+  c.model.slowdown = {0.001, 0, 1, 0};
+  std::vector<ProcessSpec> ps{process(7, 10,
+                                      {{StageKind::Message, 1.25e6},
+                                       {StageKind::Cpu, 1e9},
+                                       {StageKind::DiskRead, 100e6},
+                                       {StageKind::Sleep, 0.25}},
+                                      500)};
+  auto policy = make_policy("least-work");
+  Rng rng(1);
+  auto r = simulate_processes({c}, ps, *policy, rng);
+  EXPECT_NEAR(r[0].finish_s, 10 + 50e-6 + 0.01 + 1.5 + 1 + 0.25, 1e-9);
+  EXPECT_NEAR(r[0].service_s, 50e-6 + 0.01 + 1 + 1 + 0.25, 1e-9); // without the memory delay
+}
+
+TEST(ProcessSim, PoliciesPlaceAsTheyPromise)
+{
+  std::vector<ComputerSpec> cs{computer(1), computer(1), computer(2)};
+  cs[1].model.main_memory_mb = 4096;
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 6; ++i)
+    ps.push_back(process(i, 0, {{StageKind::Cpu, 1e9}}, 100));
+  Rng rng(5);
+  auto rr = make_policy("round-robin");
+  auto r = simulate_processes(cs, ps, *rr, rng);
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(r[static_cast<std::size_t>(i)].computer, i % 3);
+  auto mem = make_policy("most-free-memory");
+  r = simulate_processes(cs, ps, *mem, rng);
+  EXPECT_EQ(r[0].computer, 1); // 4096 MB free against 1024
+  // probing every computer, lowest is the global least loaded per core:
+  // 0 -> c0 (tie, lowest index), 1 -> c1, 2 -> c2, 3 -> c2 (1/2 per core), 4 -> c0, 5 -> c1
+  auto low = make_policy("lowest:probes=3");
+  r = simulate_processes(cs, ps, *low, rng);
+  std::vector<int> want{0, 1, 2, 2, 0, 1};
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(r[static_cast<std::size_t>(i)].computer, want[static_cast<std::size_t>(i)]) << i;
+  EXPECT_THROW(make_policy("fastest"), Error);
+  EXPECT_THROW(make_policy("lowest:probes=-1"), Error);
+  EXPECT_THROW(make_policy("threshold:depth=2"), Error);
+}
+
+TEST(ProcessSim, LateArrivalsDoNotSpinOnRounding)
+{
+  // what broke while writing it: at t = 1e7 s a job's last few instructions
+  // ended closer than the clock's resolution, so the same instant was
+  // scheduled forever. 3 jobs of 1e9 on 2 cores share from 1e7 to 1e7 + 1.5 s.
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 3; ++i)
+    ps.push_back(process(i, 1e7 + 1e-7 * i, {{StageKind::Cpu, 1e9}}));
+  auto policy = make_policy("round-robin");
+  Rng rng(1);
+  auto r = simulate_processes({computer(2)}, ps, *policy, rng);
+  for (const auto& x : r)
+    EXPECT_NEAR(x.finish_s, 1e7 + 1.5, 1e-6);
+}
