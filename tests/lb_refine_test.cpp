@@ -148,5 +148,19 @@ TEST(LbRefineClassic, ProbeRestartKeepsTheLoadOfAPeThatStartedEmpty)
   EXPECT_EQ(d.migrations, 1u);
 }
 
+TEST(LbRefineA, ReceiverIsTheFirstLightPeInOrderNotTheLightest)
+{
+  // Backgrounds PE0 6, PE1 1.5, PE2 1; one object o0 (2) on PE0. Greedy puts
+  // o0 on PE2: M0 = 3, search in [3, 4.5]. Every pass: PE0 (8) is heavy; o0
+  // fits on the lightest light PE (1 + 2 <= M), and refine.h then scans the
+  // light PEs in processor order: PE1 (1.5 + 2 = 3.5 <= M for all M >= 3.75)
+  // takes it. PE0 stays above M at 6 and has nothing left: the pass ends with
+  // max 6, so every pass raises the lower bound and the first one (M = 3.75)
+  // stays best. Greedy and a lightest-receiver rule would pick PE2.
+  LbProblem p{{{1, 6}, {1, 1.5}, {1, 1}}, {{0, 2}}};
+  EXPECT_EQ(run("greedy", p).new_pe, (std::vector<int>{2}));
+  EXPECT_EQ(run("refine", p).new_pe, (std::vector<int>{1}));
+}
+
 } // namespace
 } // namespace perfcast::lb
