@@ -124,7 +124,8 @@ std::vector<int> refine_a(const LbProblem& problem)
     else
       lower = m;
   }
-  return best;
+  // no pass ran only when the bounds are not finite (loads beyond float's range)
+  return best.empty() ? map : best;
 }
 
 } // namespace perfcast::lb::detail
