@@ -102,13 +102,14 @@ TEST(LbRefineClassic, UnavailablePeIsEmptiedToTheFirstAvailable)
 
 TEST(LbRefineClassic, NonMigratableObjectCountsInTheAverageButStays)
 {
-  // PE0: o0 (3, non-migratable), o1 (1); PE1: empty. Average 2, limit 2.1.
-  // Donor PE0 (4): o0 is skipped, o1 (1 + 0 < 2.1) moves to PE1. PE0 = 3 is
-  // still heavy; only o0 is left: the k = 0 pass fails. max/avg = 3/2 = 1.5
-  // (computed before the pass), k_max = (int)(45 + 1) = 45 or 46 depending on
-  // rounding; at f >= 1.5 nothing is heavy: success from o1 on PE1. Every
-  // later probe moves o1 first and then either stops (3 <= f x 2) or fails
-  // with o0: o1 ends on PE1 in all of them.
+  // PE0: o0 (3, non-migratable), o1 (1); PE1: empty. Average 2 (o0 counts,
+  // Refiner::computeAverage sums every object), limit 2.1. Donor PE0 (4): o0
+  // is skipped, o1 (1 + 0 < 2.1) moves to PE1. PE0 = 3 is still heavy and has
+  // only o0: the k = 0 pass fails. max/avg = 4/2 = 2 (taken before the pass),
+  // k_max = 96, limit 4.02: nothing heavy, success. Every probe of the search
+  // starts with o1 as the only movable object and PE1 light, moves it first
+  // (1 + 1 < f x 2 for every f >= 1.05), then stops or fails on o0: o1 ends
+  // on PE1 whatever the last probe was; o0 never moves.
   LbProblem p{{{}, {}}, {{0, 3, false}, {0, 1}}};
   LbDecision d = run("refine-classic", p);
   EXPECT_EQ(d.new_pe, (std::vector<int>{0, 1}));
