@@ -48,7 +48,7 @@ void add_lb_commands(CLI::App& app, std::vector<Command>& out)
   auto args = std::make_shared<LbDecideArgs>();
   auto* decide = lb->add_subcommand("decide", "print the mapping a balancer chooses for a load database");
   decide->add_option("file", args->file, "load database (JSON, format perfcast-lbdb; see docs/lb.md)")->required();
-  decide->add_option("--balancer,-b", args->balancer, "NAME or NAME:key=value,... (see perfcast list)")
+  decide->add_option("--balancer,-b", args->balancer, "NAME or NAME:key=value,... (balancers and keys: docs/lb.md)")
       ->capture_default_str();
   decide->add_flag("--use-pe-speed", args->use_pe_speed,
                    "scale loads by PE speed, as Charm++ does with +LBTestPESpeed (off by default)");
