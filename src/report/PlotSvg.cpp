@@ -1,66 +1,156 @@
 #include "report/PlotSvg.hpp"
 
+#include "report/Axis.hpp"
+#include "report/SvgText.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
 namespace perfcast {
+namespace {
+
+constexpr double kWidth = 760, kHeight = 470, kTop = 58, kRight = 28, kBottom = 110;
+constexpr double kCharWidth = 7.0;    // of a 12-pixel sans-serif character, generously
+constexpr double kMinLabelGap = 30;   // pixels between the centres of two x labels
+
+double x_value(const LineChart& chart, double x) { return chart.log2_x ? std::log2(x) : x; }
+
+bool drawable(const LineChart& chart, double x, double y)
+{
+  return std::isfinite(x) && std::isfinite(y) && (!chart.log2_x || x > 0);
+}
+
+} // namespace
+
+ChartLayout line_chart_layout(const LineChart& chart, const std::vector<PlotSeries>& series)
+{
+  double xmin = INFINITY, xmax = -INFINITY, ymax = 0;
+  std::vector<double> xs;
+  for (const auto& s : series)
+    for (auto [x, y] : s.points)
+      if (drawable(chart, x, y)) {
+        xmin = std::min(xmin, x_value(chart, x));
+        xmax = std::max(xmax, x_value(chart, x));
+        ymax = std::max(ymax, y);
+        xs.push_back(x);
+      }
+  std::vector<double> tick_values = chart.x_ticks.empty() ? xs : chart.x_ticks;
+  if (chart.log2_x)
+    std::erase_if(tick_values, [](double x) { return !(x > 0) || !std::isfinite(x); });
+  std::sort(tick_values.begin(), tick_values.end());
+  tick_values.erase(std::unique(tick_values.begin(), tick_values.end()), tick_values.end());
+  if (chart.log2_x)
+    for (double t : tick_values) {
+      xmin = std::min(xmin, std::log2(t));
+      xmax = std::max(xmax, std::log2(t));
+    }
+  if (!(xmin <= xmax)) {
+    xmin = 0;
+    xmax = 1;
+  }
+  if (xmax == xmin) {
+    xmin -= 0.5;
+    xmax += 0.5;
+  }
+  ChartLayout layout;
+  // a log2 axis reaches a fifth of a doubling past the outer counts, so end dots are not cut
+  double pad = chart.log2_x ? 0.2 : 0.0;
+  layout.x_lo = xmin - pad;
+  layout.x_hi = xmax + pad;
+  std::vector<double> y_values = covering_ticks(ymax, 5);
+  layout.y_hi = y_values.back();
+  double y_step = y_values[1] - y_values[0];
+  std::size_t widest = 1;
+  for (double v : y_values)
+    widest = std::max(widest, format_tick(v, y_step).size());
+  layout.left = std::ceil(34 + static_cast<double>(widest) * kCharWidth);
+  layout.right = kWidth - kRight;
+  layout.top = kTop;
+  layout.bottom = kHeight - kBottom;
+  auto px = [&](double v) { return layout.left + (v - layout.x_lo) / (layout.x_hi - layout.x_lo) * (layout.right - layout.left); };
+  for (double v : y_values)
+    layout.y_ticks.push_back(
+        {v, layout.bottom - v / layout.y_hi * (layout.bottom - layout.top), format_tick(v, y_step)});
+  if (chart.log2_x) {
+    double last_labelled = -INFINITY;
+    for (double t : tick_values) {
+      double p = px(std::log2(t));
+      bool room = p - last_labelled >= kMinLabelGap;
+      if (room)
+        last_labelled = p;
+      layout.x_ticks.push_back({t, p, room ? fmt::format("{:g}", t) : ""});
+    }
+  } else {
+    double step = nice_step(layout.x_hi - layout.x_lo, 6);
+    for (double v : nice_ticks(layout.x_lo, layout.x_hi, 6))
+      layout.x_ticks.push_back({v, px(v), format_tick(v, step)});
+  }
+  return layout;
+}
+
+std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>& series)
+{
+  ChartLayout l = line_chart_layout(chart, series);
+  auto px = [&](double x) { return l.left + (x_value(chart, x) - l.x_lo) / (l.x_hi - l.x_lo) * (l.right - l.left); };
+  auto py = [&](double y) { return l.bottom - y / l.y_hi * (l.bottom - l.top); };
+  std::string svg = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+                                "font-family=\"sans-serif\" font-size=\"12\">\n",
+                                kWidth, kHeight);
+  svg += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, kHeight);
+  svg += fmt::format("<text x=\"{:.0f}\" y=\"24\" font-size=\"15\">{}</text>\n", l.left, xml_escape(chart.title));
+  if (!chart.subtitle.empty())
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"42\" fill=\"#555\">{}</text>\n", l.left, xml_escape(chart.subtitle));
+  for (const ChartTick& t : l.y_ticks)
+    svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.2f}\" x2=\"{2:.0f}\" y2=\"{1:.2f}\" stroke=\"#e0e0e0\"/>"
+                       "<text x=\"{3:.0f}\" y=\"{4:.2f}\" text-anchor=\"end\">{5}</text>\n",
+                       l.left, t.px, l.right, l.left - 6, t.px + 4, t.label);
+  for (const ChartTick& t : l.x_ticks) {
+    svg += fmt::format("<line x1=\"{0:.2f}\" y1=\"{1:.0f}\" x2=\"{0:.2f}\" y2=\"{2:.0f}\" stroke=\"{3}\"/>\n", t.px,
+                       l.top, l.bottom + (t.label.empty() ? 0 : 5), t.label.empty() ? "#f0f0f0" : "#e0e0e0");
+    if (!t.label.empty())
+      svg += fmt::format("<text x=\"{:.2f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n", t.px, l.bottom + 19,
+                         t.label);
+  }
+  svg += fmt::format("<path d=\"M{0:.0f},{1:.0f}V{2:.0f}H{3:.0f}\" fill=\"none\" stroke=\"black\"/>\n", l.left, l.top,
+                     l.bottom, l.right);
+  std::string x_label = chart.x_label + (chart.log2_x ? " (log2 scale)" : "");
+  svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" text-anchor=\"middle\">{}</text>\n", (l.left + l.right) / 2,
+                     l.bottom + 40, xml_escape(x_label));
+  double mid = (l.top + l.bottom) / 2;
+  svg += fmt::format("<text x=\"16\" y=\"{0:.0f}\" transform=\"rotate(-90 16 {0:.0f})\" text-anchor=\"middle\">{1}</text>\n",
+                     mid, xml_escape(chart.y_label));
+  double legend_x = l.left, legend_y = l.bottom + 62;
+  for (const auto& s : series) {
+    std::string d;
+    for (auto [x, y] : s.points) {
+      if (!drawable(chart, x, y))
+        continue;
+      if (s.dots_only)
+        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", px(x), py(y), s.colour);
+      else
+        d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", px(x), py(y));
+    }
+    if (!d.empty())
+      svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", d, s.colour);
+    if (s.dots_only)
+      svg += fmt::format("<circle cx=\"{:.0f}\" cy=\"{:.0f}\" r=\"4\" fill=\"{}\"/>", legend_x + 8, legend_y + 6,
+                         s.colour);
+    else
+      svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.0f}\" x2=\"{2:.0f}\" y2=\"{1:.0f}\" stroke=\"{3}\" "
+                         "stroke-width=\"2\"/>",
+                         legend_x, legend_y + 6, legend_x + 16, s.colour);
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + 22, legend_y + 10, xml_escape(s.name));
+    legend_x += 50 + static_cast<double>(s.name.size()) * kCharWidth;
+  }
+  svg += "</svg>\n";
+  return svg;
+}
 
 std::string line_chart_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
                            const std::vector<PlotSeries>& series)
 {
-  constexpr double W = 760, H = 440, L = 80, R = 20, T = 40, B = 60;
-  double xmin = 1e300, xmax = -1e300, ymax = 0;
-  for (const auto& s : series)
-    for (auto [x, y] : s.points) {
-      xmin = std::min(xmin, x);
-      xmax = std::max(xmax, x);
-      ymax = std::max(ymax, y);
-    }
-  if (xmin > xmax) {
-    xmin = 0;
-    xmax = 1;
-  }
-  if (xmax == xmin)
-    xmax = xmin + 1;
-  if (ymax <= 0)
-    ymax = 1;
-  ymax *= 1.05;
-  auto px = [&](double x) { return L + (x - xmin) / (xmax - xmin) * (W - L - R); };
-  auto py = [&](double y) { return H - B - y / ymax * (H - T - B); };
-  std::string svg = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-                                "font-family=\"sans-serif\" font-size=\"12\">\n",
-                                W, H);
-  svg += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"15\">{}</text>\n", L, title);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"black\"/>\n", L, H - B, W - R);
-  svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>\n", L, H - B, T);
-  for (int i = 0; i <= 5; ++i) {
-    double x = xmin + (xmax - xmin) * i / 5, y = ymax * i / 5;
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{:.4g}</text>\n", px(x), H - B + 18, x);
-    svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{:.4g}</text>\n", L - 6, py(y) + 4, y);
-    svg += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#ddd\"/>\n", L, py(y), W - R);
-  }
-  svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", (L + W - R) / 2, H - 18, x_label);
-  svg += fmt::format("<text x=\"16\" y=\"{}\" transform=\"rotate(-90 16 {})\" text-anchor=\"middle\">{}</text>\n",
-                     (T + H - B) / 2, (T + H - B) / 2, y_label);
-  double legend_y = T + 6;
-  for (const auto& s : series) {
-    if (s.dots_only) {
-      for (auto [x, y] : s.points)
-        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", px(x), py(y), s.colour);
-    } else if (!s.points.empty()) {
-      std::string d;
-      for (auto [x, y] : s.points)
-        d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", px(x), py(y));
-      svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", d, s.colour);
-    }
-    svg += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                       W - R - 200, legend_y, s.colour, W - R - 182, legend_y + 10, s.name);
-    legend_y += 18;
-  }
-  svg += "</svg>\n";
-  return svg;
+  return line_chart_svg(LineChart{title, "", x_label, y_label, false, {}}, series);
 }
 
 } // namespace perfcast

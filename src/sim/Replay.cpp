@@ -148,6 +148,8 @@ public:
     if (static_cast<int>(placement.size()) < P)
       throw Error(fmt::format("the placement covers {} ranks but the trace has {}", placement.size(), P));
     ranks_.resize(static_cast<std::size_t>(P));
+    if (options_.record_timeline)
+      timeline_ = Timeline(static_cast<std::size_t>(P));
     mailboxes_.resize(static_cast<std::size_t>(P));
     Communicator world;
     for (int r = 0; r < P; ++r)
@@ -1017,8 +1019,8 @@ private:
 
   void span(int r, SpanKind kind, double a, double b)
   {
-    if (options_.record_timeline && b > a)
-      timeline_.push_back({r, kind, a, b});
+    if (options_.record_timeline)
+      timeline_.add(static_cast<std::size_t>(r), kind, a, b);
   }
 
   std::string describe(int r) const
@@ -1095,7 +1097,7 @@ private:
   std::vector<std::uint32_t> exec_of_cpu_;
   std::deque<std::uint32_t> ready_;
   std::vector<std::uint32_t> scratch_;
-  std::vector<Span> timeline_;
+  Timeline timeline_; // empty unless record_timeline
   double now_ = 0;
   std::uint64_t actions_ = 0;
   int test_sleeps_ = 1;

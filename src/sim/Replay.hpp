@@ -7,6 +7,7 @@
 #include "net/NetworkModel.hpp"
 #include "platform/Placement.hpp"
 #include "platform/Platform.hpp"
+#include "report/Timeline.hpp"
 #include "sim/Collectives.hpp"
 #include "trace/TraceReader.hpp"
 
@@ -29,16 +30,6 @@ struct ReplayOptions {
   std::function<void(std::uint64_t, double)> progress;
 };
 
-enum class SpanKind : std::uint8_t { Compute, Communicate, Wait, Sleep };
-
-/// A stretch of one rank's time, for timelines.
-struct Span {
-  std::int32_t rank;
-  SpanKind kind;
-  double start_s;
-  double end_s;
-};
-
 struct RankReport {
   int rank = 0;
   int host = 0;
@@ -57,7 +48,7 @@ struct ReplayReport {
   std::string network;
   std::uint64_t actions = 0;
   std::vector<RankReport> ranks;
-  std::vector<Span> timeline; ///< filled when record_timeline is set
+  Timeline timeline; ///< binned activity per rank, filled when record_timeline is set
 };
 
 /// Replays a trace; throws Error for bad input and for deadlocks (naming the
