@@ -4,6 +4,9 @@
 // object ids are their indices. Where the 6.x search computes
 // f x avg, the derivation rounds it to 4 digits; no comparison is closer than 0.004.
 #include "lb/LoadBalancer.hpp"
+#include "lb/Strategies.hpp"
+
+#include <random>
 
 #include <gtest/gtest.h>
 
@@ -161,6 +164,32 @@ TEST(LbRefineA, ReceiverIsTheFirstLightPeInOrderNotTheLightest)
   LbProblem p{{{1, 6}, {1, 1.5}, {1, 1}}, {{0, 2}}};
   EXPECT_EQ(run("greedy", p).new_pe, (std::vector<int>{2}));
   EXPECT_EQ(run("refine", p).new_pe, (std::vector<int>{1}));
+}
+
+TEST(LbRefineClassic, LinearSearchPicksThePairOfCharmsQuadraticSearch)
+{
+  // refine-classic's linear shortcut must choose the same (object, receiver)
+  // as Refiner.C's quadratic loop on every move. Random problems with many
+  // equal loads (multiples of 0.25), unavailable PEs and pinned objects.
+  std::mt19937_64 rng(2016);
+  int compared = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    LbProblem p;
+    int npes = 2 + static_cast<int>(rng() % 12);
+    for (int i = 0; i < npes; ++i)
+      p.pes.push_back({1.0, 0.25 * static_cast<double>(rng() % 4), rng() % 9 != 0});
+    p.pes[rng() % npes].available = true;
+    int nobjs = static_cast<int>(rng() % 60);
+    for (int o = 0; o < nobjs; ++o) {
+      int pe = static_cast<int>(rng() % (npes > 3 ? npes / 2 : npes)); // crowd the low PEs
+      bool pinned = p.pes[pe].available && rng() % 10 == 0;
+      p.objects.push_back({pe, 0.25 * static_cast<double>(1 + rng() % 12), !pinned});
+    }
+    std::vector<int> fast = detail::refine_classic(p, false);
+    EXPECT_EQ(fast, detail::refine_classic(p, true)) << "trial " << trial;
+    compared += fast != detail::current_mapping(p) ? 1 : 0;
+  }
+  EXPECT_GT(compared, 100); // most trials moved something, so the searches were exercised
 }
 
 } // namespace

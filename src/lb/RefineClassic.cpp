@@ -128,6 +128,8 @@ private:
 
   bool refine();
   void multirefine();
+  void find_move(int donor, const std::vector<int>& light, int& object, int& receiver) const;
+  void find_move_exhaustive(int donor, const std::vector<int>& light, int& object, int& receiver) const;
 
   const LbProblem& problem_;
   std::vector<Processor> procs_;
@@ -135,7 +137,60 @@ private:
   int available_count_ = 0;
   double average_ = 0;
   double overload_ = 1.05;
+
+public:
+  bool exhaustive_ = false; ///< always use Charm++'s quadratic search (for checking)
 };
+
+void Refiner::find_move_exhaustive(int donor, const std::vector<int>& light, int& object, int& receiver) const
+{
+  // Refiner::refine's search as written: light PEs outer, donor objects
+  // inner, both newest first; a later pair wins only with a larger load
+  double best_size = 0;
+  const std::vector<int>& objs = procs_[donor].objects;
+  for (auto lp = light.rbegin(); lp != light.rend(); ++lp) {
+    for (auto oc = objs.rbegin(); oc != objs.rend(); ++oc) {
+      if (!problem_.objects[*oc].migratable)
+        continue;
+      double load = problem_.objects[*oc].load_s;
+      if (cost_on(*oc, *lp) + procs_[*lp].load < overload_ * average_ && load > best_size) {
+        best_size = load;
+        object = *oc;
+        receiver = *lp;
+      }
+    }
+  }
+}
+
+void Refiner::find_move(int donor, const std::vector<int>& light, int& object, int& receiver) const
+{
+  // The same answer in linear time when an object costs its load everywhere
+  // (no speeds): an object fits somewhere iff it fits on the least-loaded
+  // light PE, so the winning load is the largest such; the winning pair is
+  // the first light PE it fits on and the first object with that load, in
+  // visiting order. Checked against find_move_exhaustive by a test.
+  if (light.empty())
+    return;
+  const double limit = overload_ * average_;
+  double least = procs_[light.front()].load;
+  for (int p : light)
+    least = std::min(least, procs_[p].load);
+  double best_size = 0;
+  const std::vector<int>& objs = procs_[donor].objects;
+  for (int o : objs) {
+    double load = problem_.objects[o].load_s;
+    if (problem_.objects[o].migratable && load + least < limit && load > best_size)
+      best_size = load;
+  }
+  if (best_size == 0)
+    return;
+  for (auto lp = light.rbegin(); lp != light.rend() && receiver < 0; ++lp)
+    if (best_size + procs_[*lp].load < limit)
+      receiver = *lp;
+  for (auto oc = objs.rbegin(); oc != objs.rend() && object < 0; ++oc)
+    if (problem_.objects[*oc].migratable && problem_.objects[*oc].load_s == best_size)
+      object = *oc;
+}
 
 bool Refiner::refine()
 {
@@ -157,22 +212,12 @@ bool Refiner::refine()
   while (!heavy.empty()) {
     int donor = heavy.begin()->second;
     heavy.erase(heavy.begin());
-    double best_size = 0;
     int best_object = -1;
     int best_receiver = -1;
-    for (auto lp = light.rbegin(); lp != light.rend(); ++lp) {
-      const std::vector<int>& objs = procs_[donor].objects;
-      for (auto oc = objs.rbegin(); oc != objs.rend(); ++oc) {
-        if (!problem_.objects[*oc].migratable)
-          continue;
-        double load = problem_.objects[*oc].load_s;
-        if (cost_on(*oc, *lp) + procs_[*lp].load < overload_ * average_ && load > best_size) {
-          best_size = load;
-          best_object = *oc;
-          best_receiver = *lp;
-        }
-      }
-    }
+    if (exhaustive_ || problem_.use_pe_speed)
+      find_move_exhaustive(donor, light, best_object, best_receiver);
+    else
+      find_move(donor, light, best_object, best_receiver);
     if (best_object < 0)
       return false;
     unassign(best_object, donor);
@@ -220,6 +265,11 @@ void Refiner::multirefine()
 
 } // namespace
 
-std::vector<int> refine_classic(const LbProblem& problem) { return Refiner(problem).run(); }
+std::vector<int> refine_classic(const LbProblem& problem, bool exhaustive)
+{
+  Refiner refiner(problem);
+  refiner.exhaustive_ = exhaustive;
+  return refiner.run();
+}
 
 } // namespace perfcast::lb::detail

@@ -34,7 +34,9 @@ float greedy_max_load(const TreeView& view);
 std::vector<int> greedy(const LbProblem& problem);
 std::vector<int> greedy_refine(const LbProblem& problem, double tolerance);
 std::vector<int> refine_a(const LbProblem& problem);
-std::vector<int> refine_classic(const LbProblem& problem);
+/// 6.x RefineLB; `exhaustive` forces Charm++'s quadratic pair search (the
+/// default takes a linear shortcut with the same answer when speeds are off).
+std::vector<int> refine_classic(const LbProblem& problem, bool exhaustive = false);
 std::vector<int> rotate(const LbProblem& problem);
 std::vector<int> random(const LbProblem& problem, std::uint64_t seed);
 
