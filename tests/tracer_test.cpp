@@ -154,7 +154,7 @@ TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
     EXPECT_EQ(text.back(), '\n') << "partial last line in " << path;
     EXPECT_NE(text.find("# perfcast: incomplete (SIGTERM)"), std::string::npos) << text.substr(text.size() - 200);
     // every line parses
-    RankReader reader(path, rank, 2, false);
+    RankReader reader(path, rank, 2);
     Action a;
     std::size_t actions = 0;
     while (reader.next(a))

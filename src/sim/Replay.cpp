@@ -155,12 +155,13 @@ public:
     for (int r = 0; r < P; ++r)
       world.members.push_back(r);
     comms_.push_back(world);
+    source_ = std::make_unique<TraceSource>(trace);
     for (int r = 0; r < P; ++r) {
       Rank& rank = ranks_[static_cast<std::size_t>(r)];
       rank.host = placement[static_cast<std::size_t>(r)];
       if (rank.host < 0 || rank.host >= static_cast<int>(platform.hosts().size()))
         throw Error(fmt::format("rank {} is placed on host index {}, which the platform lacks", r, rank.host));
-      rank.reader = std::make_unique<RankReader>(trace.rank_files[static_cast<std::size_t>(r)], r, P, trace.shared_file);
+      rank.reader = source_->open_rank(r);
       rank.report.rank = r;
       rank.report.host = rank.host;
       rank.local_rank.push_back(r);
@@ -1086,6 +1087,7 @@ private:
   CpuModel cpu_;
   std::unique_ptr<NetworkModel> net_;
   CompletionHeap timers_;
+  std::unique_ptr<TraceSource> source_; // before ranks_: their readers use it
   std::vector<Rank> ranks_;
   SlotPool<Exec> execs_; // the first P are the ranks' main contexts
   std::vector<Communicator> comms_;

@@ -1,6 +1,7 @@
 #pragma once
 // One MPI action of a time-independent trace, as a compact value. Parsing is in
-// TraceReader; the simulator only sees these values.
+// ActionGrammar; the simulator only sees these values.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -51,6 +52,8 @@ enum class ActionType : std::uint8_t {
   LoopEnd,      // perfcast extension
   Cancel,       // perfcast extension: MPI_Cancel of the oldest pending request with key (src, dst, tag)
 };
+/// Number of action types (Init..Cancel).
+inline constexpr std::size_t kActionTypeCount = static_cast<std::size_t>(ActionType::Cancel) + 1;
 
 /// Marker for a receive from any source (SimGrid writes -333 or -555; perfcast -1).
 inline constexpr int kAnySource = -1;
