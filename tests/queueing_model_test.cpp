@@ -89,7 +89,10 @@ TEST(LevenbergMarquardt, RecoversAnExponentialDecay)
 TEST(QueueingModel, OneNodeWithoutCommunicationIsPerfectlyParallel)
 {
   // n <= cores on one host, V_comm = 0, no network: T = W / (n speed)
+  // (local messages on the CPU, as the paper: hetero8 has no loopback, so
+  // perfcast's default would send them through the host's NIC)
   QueueingModel m = truth_model();
+  m.local_via_nic = false;
   m.v_comm = 0;
   m.v_comp = 1;
   Platform p = hetero8();
@@ -107,7 +110,10 @@ TEST(QueueingModel, OneNodeWithoutCommunicationIsPerfectlyParallel)
 
 TEST(QueueingModel, VisitRatiosFollowEquations8And9)
 {
+  // local messages on the CPU as in eq. 8 and 9 (qn_method_test.cpp checks
+  // the NIC refinement for clusters without loopback)
   QueueingModel m = truth_model();
+  m.local_via_nic = false;
   Platform p = hetero8();
   // 6 processes on host 0 and 2 on host 6 (n = 8)
   ClosedNetwork net = build_network(m, p, {{0, 6}, {6, 2}});
@@ -123,7 +129,9 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
   EXPECT_NEAR(net.stations[1].demand_s, v_net0 / 2 * s_net, 1e-12);
   EXPECT_NEAR(net.stations[2].demand_s, v_net0 / 2 * s_net, 1e-12);
   EXPECT_EQ(net.stations[3].kind, StationKind::Delay);
-  EXPECT_NEAR(net.stations[3].demand_s, v_net0 * 101e-6, 1e-15);
+  // the route's latency is paid once per remote message leaving node 0
+  // (probability 6/n x 2/n), scaled by Net_Constant as the whole message time
+  EXPECT_NEAR(net.stations[3].demand_s, v_net0 / 2 * 101e-6 * 1.7, 1e-15);
   // the paper's form: one queue with both terms, no latency
   m.duplex_nic = false;
   m.latency_delay = false;
@@ -274,7 +282,10 @@ TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
   // examples/runs/stencil2d-4nodes.csv: the 2-D stencil recorded with smpirun
   // on four E5620 nodes. Fit on 2 to 16 processes, predict 24, 32 and 48
   // (6 to 12 per node). Measured on 2026-11-22: queueing model 95.2%,
-  // Amdahl 75.0% (100 - MAPE).
+  // Amdahl 75.0% (100 - MAPE). Since issue 13 Net_Constant scales the whole
+  // message time (start-up included, eq. 4 and 7) instead of letting the NIC
+  // queue absorb the latency, which the third-party study needed
+  // (bench/qn_study.sh); here that costs accuracy: 82.1% on 2026-11-23.
   auto runs = load_runs(test::source_dir() + "/examples/runs/stencil2d-4nodes.csv");
   ASSERT_EQ(runs.size(), 7u);
   std::vector<MeasuredRun> train(runs.begin(), runs.begin() + 4), test(runs.begin() + 4, runs.end());
@@ -287,7 +298,7 @@ TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
     amdahl.push_back(a.predict(r.procs));
   }
   Accuracy q = score("queueing-network", qn, test), b = score("amdahl", amdahl, test);
-  EXPECT_GE(q.accuracy_percent, 90.0);
+  EXPECT_GE(q.accuracy_percent, 80.0);
   EXPECT_GT(q.accuracy_percent, b.accuracy_percent);
 }
 
@@ -391,13 +402,17 @@ TEST(Study, ExtrapolationCheckTrainsOnSmallCountsOnly)
 
 TEST(QueueingModel, RunsThatNeverUseTheNetworkCannotFitTheNetworkConstant)
 {
-  // one host, no more processes than cores: Net_Constant changes no prediction
+  // one host, no more processes than cores, local messages on the CPU (a
+  // host with a loopback, or the paper's form): Net_Constant changes no prediction
   Platform p = hetero8();
   QueueingModel truth = truth_model();
+  truth.local_via_nic = false;
   std::vector<MeasuredRun> runs{synthetic_run(truth, p, {{0, 1}}), synthetic_run(truth, p, {{0, 2}}),
                                 synthetic_run(truth, p, {{0, 4}})};
+  ModelVariant local_on_cpu;
+  local_on_cpu.local_via_nic = false;
   try {
-    fit_queueing_model(runs, p);
+    fit_queueing_model(runs, p, local_on_cpu);
     FAIL() << "Net_Constant was fitted from runs without network traffic";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("every run is on one host"), std::string::npos) << e.what();

@@ -112,12 +112,17 @@ Curve fit_curve(CurveForm form, const std::vector<double>& n, const std::vector<
 
 bool stays_positive(const Curve& c)
 {
+  // from n = 2 on: a one-process run sends nothing, so s(1) and m(1) are never
+  // used, and a count that saturates (a - b/n, the last rank of a pipeline
+  // not sending) is 0 at n = 1
   switch (c.form) {
   case CurveForm::Constant: return c.a > 0;
-  case CurveForm::LogLinear: return c.a > 0 && c.b >= 0;
-  case CurveForm::Inverse: return c.a > 0 && c.a + c.b > 0;
-  case CurveForm::Linear: return c.a + c.b > 0 && c.b >= 0;
-  case CurveForm::Power: return c.a > 0;
+  case CurveForm::LogLinear: return c.b >= 0 && c.a + c.b * std::log(2.0) > 0;
+  case CurveForm::Inverse: return c.a > 0 && c.a + c.b / 2 > 0;
+  case CurveForm::Linear: return c.b >= 0 && c.a + 2 * c.b > 0;
+  // growing faster than n, a count extrapolated 8 times beyond the runs
+  // would explode: no fixed-size code sends more than linearly more
+  case CurveForm::Power: return c.a > 0 && c.b <= 1;
   }
   return false;
 }
@@ -128,7 +133,17 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
   CurveChoice best;
   auto last_resort = [&] {
     bool all_positive = std::all_of(y.begin(), y.end(), [](double v) { return v > 0; });
-    return positive && all_positive ? fit_curve(CurveForm::Power, n, y) : fit_curve(CurveForm::Constant, n, y);
+    if (!positive || !all_positive)
+      return fit_curve(CurveForm::Constant, n, y);
+    Curve c = fit_curve(CurveForm::Power, n, y);
+    if (c.b > 1) {
+      // at most linear growth: y ~ a n, a the geometric mean of y / n
+      double log_a = 0;
+      for (std::size_t i = 0; i < n.size(); ++i)
+        log_a += std::log(y[i] / n[i]);
+      c = Curve{CurveForm::Power, std::exp(log_a / static_cast<double>(n.size())), 1};
+    }
+    return c;
   };
   if (n.size() < 3) {
     best.curve = fit_curve(fallback, n, y);

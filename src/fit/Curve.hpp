@@ -37,8 +37,8 @@ struct CurveChoice {
   bool cross_validated = false;
 };
 
-/// Whether a curve stays positive for every n >= 1 (extrapolation is safe
-/// for a quantity that cannot be zero or negative).
+/// Whether a curve stays positive for every n >= 2 and grows at most
+/// linearly (extrapolation is safe for a per-process count or size).
 bool stays_positive(const Curve& curve);
 
 /// Fits every candidate form and keeps the one with the smallest leave-one-out

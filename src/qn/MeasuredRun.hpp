@@ -13,6 +13,7 @@ struct MeasuredRun {
   std::map<std::string, int> placement; ///< host -> processes on it
   double time_s = 0;                    ///< wall time of the run
   double mpi_s = 0;                     ///< mean time per process inside MPI (waiting and transfers)
+  double wait_s = -1;                   ///< the part of mpi_s spent waiting for a partner; -1 when unknown
   double sends_per_process = 0;         ///< s(n)
   double message_bytes = 0;             ///< m(n), mean bytes per message
   std::string source;                   ///< file (and line) it came from

@@ -30,6 +30,15 @@
 
 namespace perfcast {
 
+/// How the model fared on runs it was not fitted on, set by assess_reliability.
+struct Reliability {
+  std::string method;         ///< how it was measured ("extrapolation and leave-one-out", ...); empty if never
+  double queueing_error = -1; ///< mean absolute relative error of the queueing model; -1 when not measured
+  double amdahl_error = -1;   ///< likewise for the Amdahl baseline
+  bool trusted = false;       ///< the queueing model validated and did no worse than Amdahl
+  std::string warning;        ///< why its predictions are a guess, when they are
+};
+
 struct QueueingModel {
   Curve sends;         ///< s(n), sends per process
   Curve message_bytes; ///< m(n), mean message size
@@ -40,6 +49,7 @@ struct QueueingModel {
   /// perfcast's refinements, on by default; both off is the paper's model
   bool duplex_nic = true;     ///< separate send and receive queues per node (else one queue, as the paper)
   bool latency_delay = true;  ///< route latency as a delay station (else T_s = 0, as the paper)
+  bool local_via_nic = true;  ///< messages within a node cross its NIC when the platform routes them so
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -49,6 +59,7 @@ struct QueueingModel {
   double work_relative_se = 0;        ///< standard error of W over W; 0 when not estimable
   double net_constant_relative_se = 0; ///< likewise for Net_Constant
   std::vector<std::string> warnings;  ///< what the fit cannot vouch for
+  Reliability reliability;            ///< validation on held-out runs
   /// Where the model came from: generator, platform, training runs.
   nlohmann::json provenance = nlohmann::json::object();
 };
@@ -82,8 +93,9 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
 struct ModelVariant {
   bool duplex_nic = true;
   bool latency_delay = true;
-  /// Saad et al. exactly: one network queue per node, no start-up time.
-  static ModelVariant paper() { return {false, false}; }
+  bool local_via_nic = true;
+  /// Saad et al. exactly: one network queue per node, no start-up time, local messages on the CPU.
+  static ModelVariant paper() { return {false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

@@ -205,7 +205,8 @@ Accuracy score(const std::string& name, const std::vector<double>& predicted, co
   return a;
 }
 
-std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform)
+std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                    ModelVariant variant)
 {
   if (runs.size() < 3)
     throw Error(fmt::format("leave-one-out needs at least 3 runs (2 to fit, 1 to predict), got {}", runs.size()));
@@ -215,14 +216,15 @@ std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const 
     for (std::size_t i = 0; i < runs.size(); ++i)
       if (i != out)
         train.push_back(runs[i]);
-    QueueingModel m = fit_queueing_model(train, platform);
+    QueueingModel m = fit_queueing_model(train, platform, variant);
     qn.push_back(predict_run_time(m, platform, host_counts(runs[out], platform)).time_s);
     amdahl.push_back(fit_amdahl(train).predict(runs[out].procs));
   }
   return {score("queueing-network", qn, runs), score("amdahl", amdahl, runs)};
 }
 
-Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform)
+Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                  ModelVariant variant)
 {
   std::set<int> counts;
   for (const MeasuredRun& r : runs)
@@ -238,7 +240,7 @@ Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Pl
   std::vector<MeasuredRun> train;
   for (const MeasuredRun& r : runs)
     (r.procs <= x.largest_training_procs ? train : x.tested).push_back(r);
-  QueueingModel m = fit_queueing_model(train, platform);
+  QueueingModel m = fit_queueing_model(train, platform, variant);
   AmdahlModel a = fit_amdahl(train);
   std::vector<double> qn, amdahl;
   for (const MeasuredRun& r : x.tested) {
@@ -247,6 +249,86 @@ Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Pl
   }
   x.accuracy = {score("queueing-network", qn, x.tested), score("amdahl", amdahl, x.tested)};
   return x;
+}
+
+namespace {
+
+// Mean relative errors of both models fitted on `train` and asked for `test`.
+std::pair<double, double> held_out_errors(const std::vector<MeasuredRun>& train, const std::vector<MeasuredRun>& test,
+                                          const Platform& platform, ModelVariant variant)
+{
+  QueueingModel m = fit_queueing_model(train, platform, variant);
+  AmdahlModel a = fit_amdahl(train);
+  double qn = 0, amdahl = 0;
+  for (const MeasuredRun& r : test) {
+    qn += std::fabs(predict_run_time(m, platform, host_counts(r, platform)).time_s - r.time_s) / r.time_s;
+    amdahl += std::fabs(a.predict(r.procs) - r.time_s) / r.time_s;
+  }
+  return {qn / static_cast<double>(test.size()), amdahl / static_cast<double>(test.size())};
+}
+
+} // namespace
+
+Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platform& platform, ModelVariant variant)
+{
+  // two checks, each on runs held out of the fit: "next count" fits every run
+  // but those at the largest count and predicts them, the step a user takes;
+  // "leave-one-out" holds out each multi-process run in turn. One-process runs
+  // stay in every training set: they carry W, which nothing else pins as well.
+  // A check whose fit is refused (a held-out run was the only one across
+  // hosts, say) is skipped.
+  Reliability rel;
+  std::set<int> counts;
+  for (const MeasuredRun& r : runs)
+    counts.insert(r.procs);
+  double qn = 0, amdahl = 0;
+  int checks = 0;
+  std::string refused;
+  auto check = [&](const std::string& method, const std::vector<MeasuredRun>& train,
+                   const std::vector<MeasuredRun>& test) {
+    try {
+      auto [q, a] = held_out_errors(train, test, platform, variant);
+      qn += q;
+      amdahl += a;
+      ++checks;
+      if (rel.method.find(method) == std::string::npos)
+        rel.method += (rel.method.empty() ? "" : " and ") + method;
+    } catch (const Error& e) {
+      refused = e.what();
+    }
+  };
+  if (counts.size() >= 3) {
+    std::vector<MeasuredRun> train, test;
+    for (const MeasuredRun& r : runs)
+      (r.procs < *counts.rbegin() ? train : test).push_back(r);
+    check("next count", train, test);
+  }
+  if (runs.size() >= 3)
+    for (std::size_t out = 0; out < runs.size(); ++out) {
+      if (runs[out].procs < 2)
+        continue;
+      std::vector<MeasuredRun> train;
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        if (i != out)
+          train.push_back(runs[i]);
+      check("leave-one-out", train, {runs[out]});
+    }
+  if (checks == 0) {
+    rel.warning = "the queueing model could not be checked on held-out runs" +
+                  (refused.empty() ? std::string() : " (" + refused + ")") +
+                  ": its predictions are unvalidated; measure runs at three or more process counts";
+    return rel;
+  }
+  rel.queueing_error = qn / checks;
+  rel.amdahl_error = amdahl / checks;
+  rel.trusted = rel.queueing_error <= kTrustedError && rel.queueing_error <= rel.amdahl_error;
+  if (!rel.trusted)
+    rel.warning = fmt::format("on runs held out of its fit ({}) the queueing model missed by {:.0f}% on average, "
+                              "Amdahl's law by {:.0f}%: its predictions for this code are a guess; the {} is "
+                              "recommended",
+                              rel.method, 100 * rel.queueing_error, 100 * rel.amdahl_error,
+                              rel.amdahl_error < rel.queueing_error ? "Amdahl baseline" : "queueing model, with care,");
+  return rel;
 }
 
 } // namespace perfcast

@@ -48,7 +48,8 @@ struct Accuracy {
 };
 
 /// Leave-one-out over the runs for the queueing model and the Amdahl baseline.
-std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform);
+std::vector<Accuracy> leave_one_out(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                    ModelVariant variant = ModelVariant{});
 
 /// Fit on the runs at the smallest process counts, predict the others: how
 /// the models fare when asked what they are used for.
@@ -60,7 +61,18 @@ struct Extrapolation {
 
 /// Trains on the smaller half of the distinct process counts (at least two)
 /// and tests on the rest; throws Error with fewer than three distinct counts.
-Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform);
+Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                  ModelVariant variant = ModelVariant{});
+
+/// Relative error above which a validated queueing model is still called a guess.
+inline constexpr double kTrustedError = 0.15;
+
+/// Validates the queueing model and Amdahl's law on runs held out of their
+/// fit (the extrapolation check and leave-one-out, whichever the runs allow):
+/// the queueing model is trusted when it was validated, missed by at most
+/// kTrustedError and did no worse than Amdahl; otherwise the warning says so.
+Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                               ModelVariant variant = ModelVariant{});
 
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);

@@ -9,6 +9,7 @@
 #include "qn/Study.hpp"
 #include "report/PlotSvg.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
@@ -51,13 +52,17 @@ int run_fit(const ModelArgs& a)
   OutputTarget output = check_output(a.output, "model", a.force);
   Platform platform = load_platform(a.platform);
   auto runs = load_all_runs(a.runs, a.host_map);
-  QueueingModel model = fit_queueing_model(runs, platform, a.paper ? ModelVariant::paper() : ModelVariant{});
+  ModelVariant variant = a.paper ? ModelVariant::paper() : ModelVariant{};
+  QueueingModel model = fit_queueing_model(runs, platform, variant);
+  model.reliability = assess_reliability(runs, platform, variant);
   model.provenance["platform"] = a.platform;
   AmdahlModel amdahl = fit_amdahl(runs);
   nlohmann::json j = model_to_json(model, amdahl);
   write_output(output, j.dump(2) + "\n");
   for (const std::string& w : model.warnings)
     std::cerr << "warning: " << w << "\n";
+  if (!model.reliability.warning.empty())
+    std::cerr << "warning: " << model.reliability.warning << "\n";
   if (a.json) {
     std::cout << j.dump(2) << "\n";
     return 0;
@@ -86,6 +91,11 @@ int run_fit(const ModelArgs& a)
   for (std::size_t i = 0; i < runs.size(); ++i)
     std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>9.2f}  {}\n", runs[i].procs, runs[i].time_s,
                              runs[i].time_s * (1 + model.residuals[i]), 100 * model.residuals[i], runs[i].source);
+  const Reliability& rel = model.reliability;
+  if (rel.queueing_error >= 0)
+    std::cout << fmt::format("\nheld-out runs ({}): queueing model off by {:.1f}%, Amdahl by {:.1f}%: {}\n",
+                             rel.method, 100 * rel.queueing_error, 100 * rel.amdahl_error,
+                             rel.trusted ? "trusted" : "not trusted");
   std::cout << "\nmodel written to " << a.output << "\n";
   return 0;
 }
@@ -99,6 +109,13 @@ int run_predict(const ModelArgs& a)
   auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
   for (const std::string& w : model.warnings)
     std::cerr << "warning: " << a.model << ": " << w << "\n";
+  const Reliability& rel = model.reliability;
+  if (!rel.warning.empty())
+    std::cerr << "warning: " << a.model << ": " << rel.warning << "\n";
+  // the better-validated model is the recommendation; its held-out error is the band
+  bool use_amdahl = !rel.trusted && rel.amdahl_error >= 0 && rel.amdahl_error < rel.queueing_error;
+  double band = use_amdahl ? rel.amdahl_error : rel.queueing_error;
+  auto recommended = [&](const SweepPoint& p) { return use_amdahl ? p.amdahl_s : p.queueing.time_s; };
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
   int turn = turning_point(points, a.threshold);
@@ -114,6 +131,10 @@ int run_predict(const ModelArgs& a)
       rows.push_back({{"procs", p.queueing.procs},
                       {"predicted_s", p.queueing.time_s},
                       {"amdahl_s", p.amdahl_s},
+                      {"recommended_s", recommended(p)},
+                      {"band_s", band >= 0 ? nlohmann::json::array({recommended(p) * std::max(0.0, 1 - band),
+                                                                     recommended(p) * (1 + band)})
+                                           : nlohmann::json(nullptr)},
                       {"speedup", p.speedup},
                       {"bottleneck", p.queueing.bottleneck},
                       {"bottleneck_utilization", p.queueing.bottleneck_utilization},
@@ -121,17 +142,26 @@ int run_predict(const ModelArgs& a)
     j["predictions"] = rows;
     j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
     j["warnings"] = model.warnings;
+    j["reliability"] = {{"method", rel.method}, {"queueing_error", rel.queueing_error},
+                        {"amdahl_error", rel.amdahl_error}, {"trusted", rel.trusted},
+                        {"recommended_model", use_amdahl ? "amdahl" : "queueing-network"},
+                        {"warning", rel.warning}};
     if (group)
       j["best_group"] = {{"servers", group->hosts}, {"procs", group_n}, {"predicted_s", group->time_s},
                          {"exhaustive", group->exhaustive}};
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("{:>6} {:>14} {:>12} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s", "speedup",
-                             "bottleneck (utilisation)");
+    std::cout << fmt::format("{:>6} {:>14} {:>12} {:>14} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s",
+                             use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
     for (const SweepPoint& p : points)
-      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>9.2f}  {} ({:.0f}%){}\n", p.queueing.procs,
-                               p.queueing.time_s, p.amdahl_s, p.speedup, p.queueing.bottleneck,
-                               100 * p.queueing.bottleneck_utilization, p.queueing.exact ? "" : " [approximate MVA]");
+      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>14} {:>9.2f}  {} ({:.0f}%){}\n", p.queueing.procs,
+                               p.queueing.time_s, p.amdahl_s,
+                               band >= 0 ? fmt::format("{:.4g} +-{:.0f}%", recommended(p), 100 * band)
+                                         : fmt::format("{:.4g} ?", recommended(p)),
+                               p.speedup, p.queueing.bottleneck, 100 * p.queueing.bottleneck_utilization,
+                               p.queueing.exact ? "" : " [approximate MVA]");
+    if (use_amdahl)
+      std::cout << "* Amdahl's law: it predicted held-out runs better than the queueing model (see the warning)\n";
     std::cout << fmt::format("\nturning point: {} processes (the next step gains less than {:.0f}%)\n", turn,
                              100 * a.threshold);
     if (group) {

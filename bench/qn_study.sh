@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The queueing model on third-party MPI codes (issue 13): each code, already
+# built with smpicc, is recorded with smpirun -trace-ti at 1 to 64 processes
+# (simulated computation on, so compute bursts are this machine's CPU time at
+# --host-speed), each trace is replayed by perfcast on the three clusters of
+# Saad et al.'s Table 1 with round-robin placement, the runs with 1, 2, 4 and 8
+# processes are the training runs (`fit qn`, and `--paper`), and 16, 32 and 64
+# are predicted and compared with the replayed truth. Prints, per code and
+# cluster, the accuracy (100 - MAPE) of perfcast's recommended prediction, of
+# the queueing model alone, of the paper's exact form and of Amdahl's law, and
+# whether `predict` warned that the queueing model is unreliable for the code.
+# usage: bench/qn_study.sh OUT_DIR NAME='BINARY ARGS'...
+#   ARGS may use $n, the process count: reduce='/path/reduce 10 $((1048576 / n))'
+# Traces already in OUT_DIR/traces/NAME/N/trace.txt are reused.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+perfcast=${PERFCAST:-$root/build/perfcast}
+out=$1
+shift
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+train="1 2 4 8" test="16 32 64"
+hostfile() { # platform.xml n -> round-robin hostfile on stdout
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+hosts = re.findall(r'<host id="([^"]+)"', open(sys.argv[1]).read())
+print("".join(hosts[r % len(hosts)] + "\n" for r in range(int(sys.argv[2]))), end="")
+PY
+}
+record_plat=$root/examples/platforms/hetero8.xml
+names=()
+for spec in "$@"; do
+  name=${spec%%=*} cmd=${spec#*=}
+  names+=("$name")
+  for n in $train $test; do
+    dir=$out/traces/$name/$n
+    [ -s "$dir/trace.txt" ] && continue
+    mkdir -p "$dir"
+    hostfile "$record_plat" "$n" > "$dir/hosts"
+    args=$(eval "echo $cmd")
+    (cd "$dir" && nice -n 19 smpirun -np "$n" -platform "$record_plat" -hostfile hosts \
+      --cfg=smpi/host-speed:${HOST_SPEED:-9.6Gf} --cfg=smpi/display-timing:yes -trace-ti \
+      --cfg=tracing/filename:trace.tmp $args > app.log 2>&1)
+    grep -o 'Simulated time: [0-9.e+-]*' "$dir/app.log" | awk '{print $3}' > "$dir/online_s"
+    mv "$dir/trace.tmp" "$dir/trace.txt"
+  done
+done
+
+printf '%-10s %-8s %10s %8s %8s %8s %5s\n' code cluster perfcast% qn% paper% amdahl% warn | tee "$out/table.txt"
+for name in "${names[@]}"; do
+  for cluster in table1-2nodes table1-4nodes hetero8; do
+    xml=$root/examples/platforms/$cluster.xml json=$root/examples/platforms/$cluster.json
+    dir=$out/$name-$cluster
+    mkdir -p "$dir"
+    for n in $train $test; do
+      hostfile "$xml" "$n" > "$dir/hosts-$n"
+      [ -s "$dir/run-$n.json" ] || nice -n 19 "$perfcast" replay "$out/traces/$name/$n/trace.txt" -p "$xml" \
+        --hostfile "$dir/hosts-$n" --json -q > "$dir/run-$n.json"
+    done
+    files=$(for n in $train; do echo "$dir/run-$n.json"; done)
+    "$perfcast" fit qn $files -p "$json" -o "$dir/model.json" --force > "$dir/fit.txt" 2>&1
+    # the paper's form can fail to fit: its column is then 0
+    rm -f "$dir/model-paper.json" "$dir"/predict-paper-*.json
+    "$perfcast" fit qn $files -p "$json" -o "$dir/model-paper.json" --paper --force > "$dir/fit-paper.txt" 2>&1 || true
+    for n in $test; do
+      "$perfcast" predict "$dir/model.json" -p "$json" --procs "$n" --placement "$dir/hosts-$n" --json \
+        > "$dir/predict-$n.json" 2> "$dir/predict-$n.err"
+      [ ! -s "$dir/model-paper.json" ] || "$perfcast" predict "$dir/model-paper.json" -p "$json" --procs "$n" \
+        --placement "$dir/hosts-$n" --json > "$dir/predict-paper-$n.json" 2> /dev/null
+    done
+    python3 - "$dir" $test <<'PY' | sed "s|^|$(printf '%-10s %-8s' "$name" "${cluster#table1-}")|"
+import json, os, sys
+d, counts = sys.argv[1], sys.argv[2:]
+err = {"rec": [], "qn": [], "paper": [], "amdahl": []}
+warned = False
+for n in counts:
+    truth = json.load(open(f"{d}/run-{n}.json"))["makespan_s"]
+    p = json.load(open(f"{d}/predict-{n}.json"))
+    row = p["predictions"][0]
+    pf = f"{d}/predict-paper-{n}.json"
+    paper = json.load(open(pf))["predictions"][0]["predicted_s"] if os.path.exists(pf) else float("inf")
+    for k, v in (("rec", row["recommended_s"]), ("qn", row["predicted_s"]), ("paper", paper),
+                 ("amdahl", row["amdahl_s"])):
+        err[k].append(abs(v - truth) / truth)
+    warned = warned or bool(p.get("reliability", {}).get("warning"))
+acc = {k: max(0.0, 100 - 100 * sum(v) / len(v)) for k, v in err.items()}
+print(f" {acc['rec']:>10.1f} {acc['qn']:>8.1f} {acc['paper']:>8.1f} {acc['amdahl']:>8.1f} {'yes' if warned else 'no':>5}")
+PY
+  done
+done | tee -a "$out/table.txt"
+awk 'NR > 1 { r += $3; q += $4; p += $5; a += $6; n++ }
+     END { printf "%-10s %-8s %10.1f %8.1f %8.1f %8.1f\n", "mean", "", r / n, q / n, p / n, a / n }' "$out/table.txt" \
+  | tee -a "$out/table.txt"
+echo "(accuracy = max(0, 100 - MAPE) over 16, 32 and 64 processes; fitted on 1, 2, 4 and 8; files in $out)"
