@@ -82,4 +82,10 @@ std::optional<double> parse_duration(std::string_view text)
                            {"w", 604800}});
 }
 
+std::optional<double> parse_bytes(std::string_view text)
+{
+  return parse_with(text, {{"B", 1},     {"kB", 1e3},   {"KB", 1e3},   {"MB", 1e6},   {"GB", 1e9},
+                           {"TB", 1e12}, {"KiB", kKi}, {"MiB", kMi}, {"GiB", kGi}, {"TiB", kTi}});
+}
+
 } // namespace perfcast

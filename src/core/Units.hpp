@@ -14,5 +14,7 @@ std::optional<double> parse_bandwidth(std::string_view text);
 std::optional<double> parse_duration(std::string_view text);
 /// Parses a plain floating-point number, the whole text.
 std::optional<double> parse_number(std::string_view text);
+/// "8GiB", "512MB", "4096" (bytes); nullopt when malformed.
+std::optional<double> parse_bytes(std::string_view text);
 
 } // namespace perfcast

@@ -17,10 +17,25 @@ enum class SharingPolicy : std::uint8_t {
   Fatpipe, ///< each flow may use the whole bandwidth
 };
 
+/// Memory slowdown alpha(x MB) of UniMPP (eq. 3): linear in main memory,
+/// exponential beyond; all zero when not described.
+struct MemorySlowdownFit {
+  double linear_slope = 0, linear_intercept = 0;
+  double exp_scale = 0, exp_rate = 0;
+};
+
 struct Host {
   std::string name;
   double speed_flops = 1e9; ///< per core
   int cores = 1;
+  // what the scheduling simulator also needs (UniMPP's c_i); 0 = not described
+  double memory_bytes = 0;
+  double virtual_memory_bytes = 0;
+  double disk_read_Bps = 0;
+  double disk_write_Bps = 0;
+  double message_overhead_s = 0; ///< o: packing or unpacking one message
+  double message_latency_s = 0;  ///< l: carrying a small message, as the net probe measures it
+  MemorySlowdownFit memory_slowdown;
 };
 
 struct Link {

@@ -74,7 +74,10 @@ public:
       for (std::size_t i = 0; i < array(doc, "hosts").size(); ++i) {
         const json& h = doc["hosts"][i];
         std::string where = fmt::format("hosts[{}]", i);
-        Host host{string(h, "name", where), speed(h, "speed", where), count(h, "cores", where, 1)};
+        Host host = machine_figures(h, where);
+        host.name = string(h, "name", where);
+        host.speed_flops = speed(h, "speed", where);
+        host.cores = count(h, "cores", where, 1);
         int id = 0;
         guarded(where, [&] { id = platform_.add_host(host); });
         platform_.set_zone(id, zone);
@@ -187,6 +190,43 @@ private:
   {
     return quantity(o, k, w, fallback, parse_duration, "a duration such as \"50us\" or a number of seconds");
   }
+  double bytes(const json& o, const char* k, const std::string& w)
+  {
+    return quantity(o, k, w, 0.0, parse_bytes, "a size such as \"8GiB\" or a number of bytes");
+  }
+
+  /// The optional figures of a node kind that the scheduling simulator uses.
+  Host machine_figures(const json& kind, const std::string& w)
+  {
+    Host h;
+    h.memory_bytes = bytes(kind, "memory", w);
+    h.virtual_memory_bytes = bytes(kind, "virtual_memory", w);
+    if (kind.contains("disk_read"))
+      h.disk_read_Bps = bandwidth(kind, "disk_read", w);
+    if (kind.contains("disk_write"))
+      h.disk_write_Bps = bandwidth(kind, "disk_write", w);
+    h.message_overhead_s = duration(kind, "message_overhead", w, 0.0);
+    h.message_latency_s = duration(kind, "message_latency", w, 0.0);
+    if (kind.contains("memory_slowdown")) {
+      const json& m = kind["memory_slowdown"];
+      std::string mw = w + ".memory_slowdown";
+      auto pair = [&](const char* key, double& a, double& b) {
+        if (!m.contains(key))
+          return;
+        const json& v = m[key];
+        if (!v.is_array() || v.size() != 2 || !v[0].is_number() || !v[1].is_number())
+          fail_in(path_, fmt::format("{}.{}: expected two numbers [a, b]", mw, key));
+        a = v[0].get<double>();
+        b = v[1].get<double>();
+      };
+      if (!m.is_object())
+        fail_in(path_, mw + ": expected {\"linear\": [slope, intercept], \"exponential\": [scale, rate]}");
+      pair("linear", h.memory_slowdown.linear_slope, h.memory_slowdown.linear_intercept);
+      pair("exponential", h.memory_slowdown.exp_scale, h.memory_slowdown.exp_rate);
+    }
+    return h;
+  }
+
   int count(const json& o, const char* k, const std::string& w, std::optional<int> fallback)
   {
     if (!o.contains(k) && fallback)
@@ -282,10 +322,15 @@ private:
       int cores = count(kind, "cores", w, 1);
       double node_bw = kind.contains("bandwidth") ? bandwidth(kind, "bandwidth", w) : bw;
       double node_lat = kind.contains("latency") ? duration(kind, "latency", w, 0.0) : lat;
+      Host described = machine_figures(kind, w);
       for (const std::string& host_name : host_names) {
         int h = 0;
         guarded(w, [&] {
-          h = platform_.add_host({host_name, sp, cores});
+          Host host = described;
+          host.name = host_name;
+          host.speed_flops = sp;
+          host.cores = cores;
+          h = platform_.add_host(host);
           int up = platform_.add_link({host_name + "_UP", node_bw, node_lat, SharingPolicy::Shared});
           int down = platform_.add_link({host_name + "_DOWN", node_bw, node_lat, SharingPolicy::Shared});
           std::vector<int> up_links{up}, down_links;

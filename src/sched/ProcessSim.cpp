@@ -245,10 +245,8 @@ std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& c
   if (computers.empty())
     throw Error("the scheduling simulation needs at least one computer");
   for (const ComputerSpec& c : computers)
-    if (c.cores < 1 || !(c.model.instructions_per_s > 0) || !(c.model.disk_read_bytes_per_s > 0) ||
-        !(c.model.disk_write_bytes_per_s > 0))
-      throw Error(fmt::format("computer '{}': expected at least one core and positive speed and disk rates",
-                              c.model.name));
+    if (c.cores < 1 || !(c.model.instructions_per_s > 0))
+      throw Error(fmt::format("computer '{}': expected at least one core and a positive speed", c.model.name));
   std::stable_sort(processes.begin(), processes.end(), [](const ProcessSpec& a, const ProcessSpec& b) {
     return a.arrival_s != b.arrival_s ? a.arrival_s < b.arrival_s : a.id < b.id;
   });

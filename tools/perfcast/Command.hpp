@@ -19,6 +19,7 @@ void add_replay_commands(CLI::App& app, std::vector<Command>& out);
 void add_trace_commands(CLI::App& app, std::vector<Command>& out);
 void add_model_commands(CLI::App& app, std::vector<Command>& out);
 void add_platform_commands(CLI::App& app, std::vector<Command>& out);
+void add_schedule_commands(CLI::App& app, std::vector<Command>& out);
 void add_lb_commands(CLI::App&, std::vector<Command>&);
 
 } // namespace perfcast::cli
