@@ -240,7 +240,8 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   auto residuals = [&](const std::vector<double>& p) {
     QueueingModel trial = model;
     trial.work_flops = p[0];
-    trial.net_constant = p[1];
+    if (p.size() > 1)
+      trial.net_constant = p[1];
     std::vector<double> r;
     for (std::size_t i = 0; i < runs.size(); ++i) {
       try {
@@ -262,6 +263,10 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                             "the last step:{}",
                             fit.iterations, fit.message, worst));
   }
+  // Runs that cannot tell W from Net_Constant (all at one count, or none
+  // sending over a network interface) still determine W: fit it alone,
+  // keep Net_Constant at 1 and say so; refuse only when even W is undetermined.
+  std::string fixed_network;
   if (!fit.identifiable()) {
     std::set<int> counts;
     bool one_host = true;
@@ -269,27 +274,36 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       counts.insert(runs[i].procs);
       one_host = one_host && placements[i].size() == 1;
     }
-    std::string why = counts.size() == 1 ? fmt::format(", every run has {} processes", *counts.begin())
-                      : one_host         ? ", every run is on one host, where Net_Constant changes nothing"
-                                         : "";
-    throw Error(fmt::format("the {} runs cannot tell W and Net_Constant apart (Jacobian conditioning {:.1e}{}); "
-                            "expected runs at two or more process counts, some of them across hosts",
-                            runs.size(), fit.jacobian_conditioning, why));
+    fixed_network = counts.size() == 1 ? fmt::format("every run has {} processes", *counts.begin())
+                    : one_host         ? "every run is on one host"
+                                       : "the runs load the network too alike";
+    double conditioning = fit.jacobian_conditioning;
+    fit = levenberg_marquardt(residuals, {work0});
+    if (!std::isfinite(fit.cost) || !fit.converged || !fit.identifiable())
+      throw Error(fmt::format("the {} runs cannot determine W nor Net_Constant (Jacobian conditioning {:.1e}; {}); "
+                              "expected runs at two or more process counts, some of them across hosts",
+                              runs.size(), conditioning, fixed_network));
   }
   model.work_flops = fit.parameters[0];
-  model.net_constant = fit.parameters[1];
+  model.net_constant = fixed_network.empty() ? fit.parameters[1] : 1.0;
   model.residuals = fit.residuals;
   model.iterations = fit.iterations;
   model.fit_message = fit.message;
   model.degrees_of_freedom = fit.degrees_of_freedom;
-  if (fit.standard_errors.size() == 2) {
+  std::size_t constants = fit.parameters.size();
+  if (fit.standard_errors.size() == constants) {
     model.work_relative_se = fit.standard_errors[0];
-    model.net_constant_relative_se = fit.standard_errors[1];
+    model.net_constant_relative_se = constants > 1 ? fit.standard_errors[1] : 0.0;
   }
+  if (!fixed_network.empty())
+    model.warnings.push_back(fmt::format("the runs cannot identify Net_Constant ({}): only W is fitted, Net_Constant "
+                                         "stays 1, and predictions that send across hosts are not calibrated on "
+                                         "network traffic; add runs at other counts that span hosts",
+                                         fixed_network));
   if (fit.degrees_of_freedom == 0)
-    model.warnings.push_back(fmt::format("{} runs for 2 constants: the fit is exact by construction, so it says nothing "
-                                         "about whether the model suits this code; measure more runs",
-                                         runs.size()));
+    model.warnings.push_back(fmt::format("{} runs for {} constant{}: the fit is exact by construction, so it says "
+                                         "nothing about whether the model suits this code; measure more runs",
+                                         runs.size(), constants, constants == 1 ? "" : "s"));
   nlohmann::json sources = nlohmann::json::array();
   for (const MeasuredRun& r : runs)
     sources.push_back({{"source", r.source}, {"procs", r.procs}, {"time_s", r.time_s}});
