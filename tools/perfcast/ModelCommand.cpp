@@ -184,8 +184,12 @@ int run_predict(const ModelArgs& a)
     std::vector<PlotSeries> series{qn, am};
     if (!ms.points.empty())
       series.push_back(ms);
-    write_output(*svg, mark_svg(line_chart_svg("predicted run time (" + a.placement + " placement)", "processes",
-                                               "seconds", series)));
+    std::vector<double> counts;
+    for (const SweepPoint& p : points)
+      counts.push_back(p.queueing.procs);
+    LineChart chart{"predicted run time (" + a.placement + " placement)", a.model + " on " + a.platform, "processes",
+                    "seconds", true, counts};
+    write_output(*svg, mark_svg(line_chart_svg(chart, series)));
   }
   return 0;
 }

@@ -1,13 +1,17 @@
 // perfcast replay and perfcast list.
 #include "Command.hpp"
 
-#include "core/OutputFile.hpp"
+#include "core/Distribution.hpp"
 #include "core/Error.hpp"
+#include "core/OutputFile.hpp"
 #include "core/Units.hpp"
 #include "net/NetworkModel.hpp"
 #include "platform/Placement.hpp"
 #include "platform/Platform.hpp"
+#include "lb/BalancerSpec.hpp"
 #include "report/ReplayOutput.hpp"
+#include "report/TimelineSvg.hpp"
+#include "sched/ProcessSim.hpp"
 #include "sim/Collectives.hpp"
 #include "sim/Replay.hpp"
 #include "trace/TraceDirectory.hpp"
@@ -15,8 +19,8 @@
 
 #include <chrono>
 #include <cmath>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <fmt/format.h>
 #include <iostream>
 #include <unistd.h>
@@ -119,7 +123,8 @@ int run_replay(const ReplayArgs& a)
   else
     std::cout << format_replay_table(report, platform);
   if (timeline) {
-    write_output(*timeline, mark_svg(timeline_svg(report, "perfcast replay of " + a.index)));
+    write_output(*timeline, mark_svg(timeline_svg(
+                                report, TimelineLabels{a.index, a.platform, rank_host_names(report, platform)})));
     if (!a.json && timeline->mode != OutputMode::Stdout)
       std::cout << "\ntimeline written to " << a.timeline << "\n";
   }
@@ -139,6 +144,19 @@ int run_list()
     std::cout << fmt::format("  {:<10} {}\n", name, list);
   }
   std::cout << "\nplacement policies (--placement): round-robin, block, or HOST,HOST,... (HOST:COUNT repeats)\n";
+  std::cout << "\nload balancers (perfcast lb decide --balancer NAME[:key=value,...]):\n";
+  for (const auto& row : lb::balancer_rows()) {
+    std::string line;
+    for (const auto& cell : row)
+      line += (line.empty() ? "  " : "  ") + cell;
+    std::cout << line << "\n";
+  }
+  std::cout << "\nscheduling policies (perfcast schedule --policy NAME[:key=value,...]):\n";
+  for (const auto& row : sched::describe_policies())
+    std::cout << "  " << row << "\n";
+  std::cout << "\ndistributions (workload generators, NAME:key=value,...):\n";
+  for (const auto& row : describe_distributions())
+    std::cout << "  " << row << "\n";
   return 0;
 }
 
@@ -167,7 +185,7 @@ void add_replay_commands(CLI::App& app, std::vector<Command>& out)
   rp->add_flag("--quiet,-q", replay->quiet, "no progress display");
   out.push_back({rp, [replay] { return run_replay(*replay); }});
 
-  auto* ls = app.add_subcommand("list", "list network models, collective algorithms and placement policies");
+  auto* ls = app.add_subcommand("list", "list network models, collective algorithms, placements, balancers, scheduling policies, distributions");
   out.push_back({ls, [] { return run_list(); }});
 }
 
