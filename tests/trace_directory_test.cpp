@@ -64,6 +64,16 @@ TEST_F(TraceDirectory, ReplayPredictAndFitAcceptTheTracedDirectory)
   EXPECT_EQ(here["clusters"][0]["nodes"][0]["names"][0], host_name());
   EXPECT_GT(here["clusters"][0]["nodes"][0]["speed"].get<double>(), 1e8);
 
+  // calibrated on the traced run: the platform's speed is the rate the
+  // tracer recorded, so the replay's compute time is the traced compute time
+  std::string calibrated = dir_.path() + "/calibrated.json";
+  p = test::run_perfcast("platform --this-machine --trace " + four + " -o " + calibrated);
+  ASSERT_EQ(p.status, 0) << p.output;
+  auto replayed = test::replay_json(four + " --platform " + calibrated);
+  auto profile = nlohmann::json::parse(test::read_text(four + "/rank-0.profile.json"));
+  double traced_compute = profile["compute_s"].get<double>(), replay_compute = replayed["ranks"][0]["compute_s"];
+  EXPECT_NEAR(replay_compute, traced_compute, 0.02 * traced_compute + 1e-4);
+
   // replay DIR: the traced directory stands for its trace.txt
   auto j = test::replay_json(four + " --platform " + platform);
   EXPECT_EQ(j["ranks"].size(), 4u);

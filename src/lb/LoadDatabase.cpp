@@ -96,7 +96,8 @@ private:
 
   void check_keys(const json& o, const std::string& at, std::initializer_list<const char*> keys) const
   {
-    for (const auto& [key, value] : o.items()) {
+    for (const auto& item : o.items()) {
+      const std::string& key = item.key(); // clang 14 cannot capture a structured binding in the lambda below
       bool known = std::any_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; });
       if (!known) {
         std::string list;
