@@ -66,11 +66,12 @@ TEST_F(TraceDirectory, ReplayPredictAndFitAcceptTheTracedDirectory)
 
   // calibrated on the traced run: the platform's speed is the rate the
   // tracer recorded, so the replay's compute time is the traced compute time
+  // (the 2-rank run: one rank per core here, so the replay shares no core)
   std::string calibrated = dir_.path() + "/calibrated.json";
-  p = test::run_perfcast("platform --this-machine --trace " + four + " -o " + calibrated);
+  p = test::run_perfcast("platform --this-machine --trace " + two + " -o " + calibrated);
   ASSERT_EQ(p.status, 0) << p.output;
-  auto replayed = test::replay_json(four + " --platform " + calibrated);
-  auto profile = nlohmann::json::parse(test::read_text(four + "/rank-0.profile.json"));
+  auto replayed = test::replay_json(two + " --platform " + calibrated);
+  auto profile = nlohmann::json::parse(test::read_text(two + "/rank-0.profile.json"));
   double traced_compute = profile["compute_s"].get<double>(), replay_compute = replayed["ranks"][0]["compute_s"];
   EXPECT_NEAR(replay_compute, traced_compute, 0.02 * traced_compute + 1e-4);
 
