@@ -195,3 +195,17 @@ TEST(PlatformJson, NodesByNameAndNumberingFromZero)
         << e.what();
   }
 }
+
+TEST(PlatformXml, HugeCoreCountIsAnErrorNotUndefinedBehaviour)
+{
+  // found by the fuzzer (UBSan): core="4.67e69" was converted to int before the check
+  try {
+    parse_simgrid_platform(R"(<?xml version='1.0'?><platform version="4.1">
+      <cluster id="c" prefix="n" radical="0-1" speed="1Gf" core="4666666666666666666666666666666666666666666666666666666666666666666666" bw="1Gbps" lat="1us"/></platform>)",
+                       "huge.xml");
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("huge.xml:2: <cluster> attribute core="), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected a whole number from 1 to 1000000"), std::string::npos) << e.what();
+  }
+}

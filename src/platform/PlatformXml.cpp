@@ -7,6 +7,7 @@
 #include "core/Units.hpp"
 #include "platform/Platform.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <functional>
 #include <pugixml.hpp>
@@ -90,8 +91,9 @@ private:
     if (!a)
       return 1;
     auto v = parse_number(a.as_string());
-    if (!v || *v < 1 || *v != static_cast<int>(*v))
-      fail_at(path_, line(node), fmt::format("<{}> attribute core=\"{}\": expected a positive integer", node.name(),
+    // compared as doubles first: converting a value beyond int's range is undefined
+    if (!v || *v < 1 || *v > 1e6 || *v != std::floor(*v))
+      fail_at(path_, line(node), fmt::format("<{}> attribute core=\"{}\": expected a whole number from 1 to 1000000", node.name(),
                                              a.as_string()));
     return static_cast<int>(*v);
   }
