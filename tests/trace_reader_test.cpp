@@ -301,3 +301,17 @@ TEST(TraceReader, QuickPathAgreesWithFullReader)
   EXPECT_FALSE(parse_trace_line_quick("3 recv -333 0 8 0", 4, 6, a));
   EXPECT_FALSE(parse_trace_line_quick("3 send 1 0 1099511627777 0", 4, 6, a)); // beyond 2^43 bytes
 }
+
+TEST(TraceReader, OneFileTraceGivenAsTheIndexIsReadAsATrace)
+{
+  // what broke: the file's first line, "0 init", was taken for a trace file name
+  test::TempDir dir;
+  std::string one = dir.file("all.txt", "# comment\n0 init\n1 init\n0 send 1 0 100\n1 recv 0 0 100\n0 finalize\n1 finalize\n");
+  TraceIndex index = read_trace_index(one);
+  EXPECT_TRUE(index.shared_file);
+  EXPECT_EQ(index.ranks(), 2);
+  // a real index whose first entry is a file named like a number still is an index
+  dir.file("0", "0 init\n0 finalize\n");
+  std::string listing = dir.file("index.txt", "0\n");
+  EXPECT_EQ(read_trace_index(listing).rank_files.front(), dir.path() + "/0");
+}

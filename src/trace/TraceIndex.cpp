@@ -7,6 +7,7 @@
 #include "trace/LineBuffer.hpp"
 #include "trace/TraceTokens.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -59,6 +60,23 @@ std::vector<std::uint64_t> scan_rank_ends(const std::string& path)
 
 } // namespace
 
+namespace {
+
+/// "RANK KEYWORD ..." as trace lines start, rather than a file name.
+bool looks_like_action(const std::string& line)
+{
+  std::size_t i = 0;
+  while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i])))
+    ++i;
+  if (i == 0 || i == line.size() || (line[i] != ' ' && line[i] != '\t'))
+    return false;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+    ++i;
+  return i < line.size() && std::isalpha(static_cast<unsigned char>(line[i]));
+}
+
+} // namespace
+
 TraceIndex read_trace_index(const std::string& index_path, int ranks_hint)
 {
   std::ifstream in(index_path);
@@ -77,6 +95,11 @@ TraceIndex read_trace_index(const std::string& index_path, int ranks_hint)
       continue;
     if (files.size() == static_cast<std::size_t>(kMaxRanks))
       fail_at(index_path, line, too_many_ranks(static_cast<long long>(files.size()) + 1));
+    if (files.empty() && looks_like_action(name) && !fs::exists(dir / name) && !fs::exists(name)) {
+      // the file holds actions, not file names: a one-file trace given directly
+      files.push_back(index_path);
+      break;
+    }
     fs::path p(name);
     std::string resolved = name;
     if (p.is_relative()) {
