@@ -67,6 +67,7 @@ TEST(Distribution, InvalidParametersAreNamed)
   EXPECT_NE(message("uniform:min=3,max=1").find("invalid parameters"), std::string::npos);
   EXPECT_NE(message("weibull:shape=2").find("missing scale"), std::string::npos);
   EXPECT_NE(message("exp:mean=abc").find("is not a finite number"), std::string::npos);
-  EXPECT_NE(message("exp:rate=2").find("'rate=2' is not a parameter of exp"), std::string::npos);
+  EXPECT_NE(message("exp:rate=2").find("'rate' is not a parameter of exp"), std::string::npos);
+  EXPECT_NE(message("exp:mean").find("'mean' is not key=value"), std::string::npos);
   EXPECT_NE(message("hyperexp:p=1.5,mean1=1,mean2=2").find("invalid parameters"), std::string::npos);
 }

@@ -1,7 +1,9 @@
 #include "core/Distribution.hpp"
 
 #include "core/Error.hpp"
+#include "core/NamedSpec.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
@@ -59,42 +61,27 @@ double Rng::normal01()
 
 Distribution Distribution::parse(const std::string& spec)
 {
-  auto colon = spec.find(':');
-  std::string name = spec.substr(0, colon);
+  NamedSpec parsed = parse_named_spec(spec, "distribution");
+  const std::string& name = parsed.name;
   auto it = kinds().find(name);
   if (it == kinds().end()) {
-    std::string names;
-    for (const auto& [n, info] : kinds())
-      names += (names.empty() ? "" : ", ") + n;
-    throw Error(fmt::format("distribution '{}': unknown kind '{}' (expected one of: {})", spec, name, names));
+    std::vector<std::string> names;
+    for (const auto& entry : kinds())
+      names.push_back(entry.first);
+    throw Error(fmt::format("distribution '{}': unknown kind '{}' (expected one of: {})", spec, name,
+                            join_names(names)));
   }
   const KindInfo& info = it->second;
   Distribution d;
   d.kind_ = info.kind;
   d.spec_ = spec;
   d.p_.assign(info.keys.size(), std::nan(""));
-  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  std::size_t start = 0;
-  while (start < rest.size()) {
-    std::size_t end = rest.find(',', start);
-    std::string item = rest.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto eq = item.find('=');
-    std::string key = item.substr(0, eq);
-    std::size_t k = 0;
-    while (k < info.keys.size() && info.keys[k] != key)
-      ++k;
-    if (eq == std::string::npos || k == info.keys.size())
-      throw Error(fmt::format("distribution '{}': '{}' is not a parameter of {} (expected {}:{})", spec, item, name,
+  for (const auto& [key, value] : parsed.values) {
+    auto k = std::find(info.keys.begin(), info.keys.end(), key);
+    if (k == info.keys.end())
+      throw Error(fmt::format("distribution '{}': '{}' is not a parameter of {} (expected {}:{})", spec, key, name,
                               name, keys_of(info)));
-    char* stop = nullptr;
-    std::string text = item.substr(eq + 1);
-    double v = std::strtod(text.c_str(), &stop);
-    if (text.empty() || *stop != '\0' || !std::isfinite(v))
-      throw Error(fmt::format("distribution '{}': {} = '{}' is not a finite number", spec, key, text));
-    d.p_[k] = v;
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
+    d.p_[static_cast<std::size_t>(k - info.keys.begin())] = value;
   }
   for (std::size_t k = 0; k < info.keys.size(); ++k)
     if (std::isnan(d.p_[k]))

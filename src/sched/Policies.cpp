@@ -2,6 +2,7 @@
 // UniMPP paper belongs to; ../shared/REFERENCE.md section 8). Loads compare
 // resident processes per core; ties go to the lower computer index.
 #include "core/Error.hpp"
+#include "core/NamedSpec.hpp"
 #include "sched/ProcessSim.hpp"
 
 #include <cmath>
@@ -145,35 +146,24 @@ const std::map<std::string, PolicyInfo>& policies()
 
 std::unique_ptr<PlacementPolicy> make_policy(const std::string& spec)
 {
-  auto colon = spec.find(':');
-  std::string name = spec.substr(0, colon);
+  NamedSpec parsed = parse_named_spec(spec, "policy");
+  const std::string& name = parsed.name;
   auto it = policies().find(name);
   if (it == policies().end()) {
-    std::string names;
-    for (const auto& [n, info] : policies())
-      names += (names.empty() ? "" : ", ") + n;
-    throw Error(fmt::format("policy '{}': unknown (expected one of: {})", spec, names));
+    std::vector<std::string> names;
+    for (const auto& entry : policies())
+      names.push_back(entry.first);
+    throw Error(fmt::format("policy '{}': unknown (expected one of: {})", spec, join_names(names)));
   }
   std::map<std::string, double> values;
   for (const auto& [key, value] : it->second.parameters)
     values[key] = value;
-  std::string rest = colon == std::string::npos ? "" : spec.substr(colon + 1);
-  std::size_t start = 0;
-  while (start < rest.size()) {
-    std::size_t end = rest.find(',', start);
-    std::string item = rest.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    auto eq = item.find('=');
-    std::string key = item.substr(0, eq);
-    if (eq == std::string::npos || !values.count(key))
-      throw Error(fmt::format("policy '{}': '{}' is not a parameter of {}", spec, item, name));
-    char* stop = nullptr;
-    double v = std::strtod(item.c_str() + eq + 1, &stop);
-    if (*stop != '\0' || !std::isfinite(v) || v <= 0)
+  for (const auto& [key, value] : parsed.values) {
+    if (!values.count(key))
+      throw Error(fmt::format("policy '{}': '{}' is not a parameter of {}", spec, key, name));
+    if (value <= 0)
       throw Error(fmt::format("policy '{}': {} must be a positive number", spec, key));
-    values[key] = v;
-    if (end == std::string::npos)
-      break;
-    start = end + 1;
+    values[key] = value;
   }
   if (name == "random")
     return std::make_unique<RandomPolicy>();
