@@ -122,16 +122,22 @@ TEST_F(Tracer, MasterWorkerWithAnySourceReplaysWithoutDeadlock)
   expect_replays(out, "hetero8.json");
 }
 
-TEST_F(Tracer, RefusesAnExistingDirectoryWithoutForce)
+TEST_F(Tracer, ReplacesItsOwnDirectoryButNotOtherFilesWithoutForce)
 {
+  // one rule for every output: what perfcast wrote is replaced, anything
+  // else needs --force (which replaces only perfcast's files)
   test::TempDir dir;
   std::string app = build_app(dir, "pingpong.c");
   std::string out = dir.path() + "/trace";
   ASSERT_EQ(traced(out, app + " 1 1024", 2).status, 0);
+  EXPECT_EQ(traced(out, app + " 1 1024", 2).status, 0); // its own directory: replaced
+  std::ofstream(out + "/notes.txt") << "mine\n";
   auto again = traced(out, app + " 1 1024", 2);
   EXPECT_EQ(again.status, 1);
-  EXPECT_NE(again.output.find("exists and is not empty (use --force"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("holds 'notes.txt', which perfcast trace did not write"), std::string::npos)
+      << again.output;
   EXPECT_EQ(traced(out, app + " 1 1024", 2, "--force").status, 0);
+  EXPECT_EQ(test::read_text(out + "/notes.txt"), "mine\n");
 }
 
 TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)

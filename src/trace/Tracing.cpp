@@ -123,14 +123,26 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
   fs::path out = fs::absolute(dir);
   if (fs::exists(out) && !fs::is_directory(out))
     throw Error(fmt::format("{}: exists and is not a directory", dir));
+  // the rule of every output (core/OutputFile): perfcast replaces what it
+  // wrote; a directory holding anything else needs --force, which still
+  // removes only perfcast's files
   if (fs::exists(out) && !fs::is_empty(out)) {
-    if (!force)
-      throw Error(fmt::format("{}: the trace directory exists and is not empty (use --force to overwrite it)", dir));
+    std::vector<fs::path> ours;
+    std::string foreign;
     for (const auto& entry : fs::directory_iterator(out)) {
       std::string name = entry.path().filename().string();
-      if (name.rfind("rank-", 0) == 0 || name == "trace.txt" || name == "profile.json")
-        fs::remove(entry.path());
+      if (entry.is_regular_file() && (name.rfind("rank-", 0) == 0 || name == "trace.txt" || name == "profile.json"))
+        ours.push_back(entry.path());
+      else if (foreign.empty() || name < foreign)
+        foreign = name;
     }
+    if (!foreign.empty() && !force)
+      throw Error(fmt::format("{}: the directory holds '{}', which perfcast trace did not write (expected an empty or "
+                              "new directory, one written by perfcast trace, or --force to replace only perfcast's "
+                              "files)",
+                              dir, foreign));
+    for (const fs::path& p : ours)
+      fs::remove(p);
   }
   fs::create_directories(out);
   // the environment of the command: the tracer preloaded, the directory named

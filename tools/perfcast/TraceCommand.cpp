@@ -50,8 +50,8 @@ void add_trace_commands(CLI::App& app, std::vector<Command>& out)
   auto t = std::make_shared<TraceArgs>();
   auto* tr = app.add_subcommand("trace", "run an MPI program with the tracer preloaded: perfcast trace -o DIR -- "
                                          "mpirun -np 4 ./app");
-  tr->add_option("-o,--output", t->dir, "trace directory (refused if it exists and is not empty)")->required();
-  tr->add_flag("--force", t->force, "overwrite an existing trace directory");
+  tr->add_option("-o,--output", t->dir, "trace directory (one perfcast wrote is replaced; one holding other files needs --force)")->required();
+  tr->add_flag("--force", t->force, "trace into a directory that holds other files (only perfcast's files are replaced)");
   tr->add_option("--mpi", t->mpi, "MPI implementation of the program: auto (from the launcher), openmpi or mpich")
       ->capture_default_str();
   tr->add_option("command", t->command, "the command after --")->required();
