@@ -209,3 +209,15 @@ TEST(PlatformXml, HugeCoreCountIsAnErrorNotUndefinedBehaviour)
     EXPECT_NE(std::string(e.what()).find("expected a whole number from 1 to 1000000"), std::string::npos) << e.what();
   }
 }
+
+TEST(Placement, HugeHostCountIsAnErrorNotUndefinedBehaviour)
+{
+  // found by the fuzzer (UBSan): "HOST:16666666666" was converted to int before the check
+  Platform p = parse_simgrid_platform(kCluster, "c.xml");
+  try {
+    place_by_policy(p, "n0.x:16666666666", 4);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("with a count from 1 to 1048576"), std::string::npos) << e.what();
+  }
+}

@@ -415,3 +415,12 @@ TEST(QueueingModel, RunsThatNeverUseTheNetworkFitOnlyTheWork)
   ASSERT_FALSE(fit.warnings.empty());
   EXPECT_NE(fit.warnings[0].find("(every run is on one host)"), std::string::npos) << fit.warnings[0];
 }
+
+TEST(Study, ProcessCountListsAreBounded)
+{
+  // found by the fuzzer (a slow input): "3..5555555" asked for 5.5 million model evaluations
+  EXPECT_THROW(parse_proc_counts("3..5555555"), Error);
+  EXPECT_THROW(parse_proc_counts("1..10000000:+1"), Error);
+  EXPECT_EQ(parse_proc_counts("1..1048576:x2").size(), 21u);
+  EXPECT_EQ(parse_proc_counts("1..10000").size(), 10000u);
+}

@@ -4,6 +4,7 @@
 #include "core/Text.hpp"
 #include "core/Units.hpp"
 
+#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 
@@ -11,6 +12,9 @@ namespace perfcast {
 
 namespace {
 
+
+// At most this many ranks on one entry (perfcast's limit on ranks, 2^20).
+constexpr int kMaxRepeat = 1 << 20;
 
 // Expands one "name" or "name:k" entry into host indices.
 void expand_entry(const Platform& platform, const std::string& entry, const std::string& file, std::size_t line,
@@ -20,8 +24,10 @@ void expand_entry(const Platform& platform, const std::string& entry, const std:
   int repeat = 1;
   if (auto colon = entry.rfind(':'); colon != std::string::npos) {
     auto k = parse_number(entry.substr(colon + 1));
-    if (!k || *k < 1 || *k != static_cast<int>(*k))
-      fail_at(file, line, fmt::format("'{}': expected HOST or HOST:COUNT with a positive count", entry));
+    // compared as doubles: converting a count beyond int's range is undefined
+    if (!k || *k < 1 || *k > kMaxRepeat || *k != std::floor(*k))
+      fail_at(file, line,
+              fmt::format("'{}': expected HOST or HOST:COUNT with a count from 1 to {}", entry, kMaxRepeat));
     repeat = static_cast<int>(*k);
     name = entry.substr(0, colon);
   }

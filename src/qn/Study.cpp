@@ -18,6 +18,13 @@ std::vector<int> parse_proc_counts(const std::string& text)
     return Error(fmt::format("--procs '{}': expected A..B, A..B:x2, A..B:+STEP or a list A,B,C of positive counts",
                              text));
   };
+  // every count is a model evaluation: a list longer than this is a typo, not a sweep
+  constexpr std::size_t kMaxCounts = 10000;
+  auto too_many = [&] {
+    return Error(fmt::format("--procs '{}': more than {} process counts (expected a shorter range or a step such as "
+                             ":x2)",
+                             text, kMaxCounts));
+  };
   std::vector<int> out;
   auto as_int = [&](const std::string& s) {
     auto v = parse_number(s);
@@ -31,6 +38,8 @@ std::vector<int> parse_proc_counts(const std::string& text)
     while (pos <= text.size()) {
       auto comma = text.find(',', pos);
       out.push_back(as_int(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
+      if (out.size() > kMaxCounts)
+        throw too_many();
       if (comma == std::string::npos)
         break;
       pos = comma + 1;
@@ -44,6 +53,8 @@ std::vector<int> parse_proc_counts(const std::string& text)
   if (b < a)
     throw bad();
   if (colon == std::string::npos) {
+    if (static_cast<std::size_t>(b - a) >= kMaxCounts)
+      throw too_many();
     for (int n = a; n <= b; ++n)
       out.push_back(n);
     return out;
@@ -54,8 +65,11 @@ std::vector<int> parse_proc_counts(const std::string& text)
   int k = as_int(step.substr(1));
   if (step[0] == 'x' && k < 2)
     throw bad();
-  for (long long n = a; n <= b; n = step[0] == 'x' ? n * k : n + k)
+  for (long long n = a; n <= b; n = step[0] == 'x' ? n * k : n + k) {
     out.push_back(static_cast<int>(n));
+    if (out.size() > kMaxCounts)
+      throw too_many();
+  }
   return out;
 }
 
