@@ -1,6 +1,7 @@
 // The PMPI tracer under Open MPI's mpirun, end to end: trace, profile, replay.
 #include "trace/TraceReader.hpp"
 #include "TestUtil.hpp"
+#include "trace/Preload.hpp"
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -269,8 +270,12 @@ TEST_F(Tracer, NonBlockingCollectivesAndALinkedTracer)
   std::string exe = build_app(dir, "nbcoll.c", "mpicc", fmt::format("-L{} -lperfcast_tracer -Wl,-rpath,{}", lib, lib));
   std::string out = dir.path() + "/trace";
   std::filesystem::create_directories(out);
-  auto r = test::run_command(fmt::format("{} PERFCAST_TRACE_DIR={} mpirun --oversubscribe -np 4 {} 2 64", kMpiEnv, out,
-                                         exe));
+  // a sanitized tracer (scripts/sanitize.sh) needs its runtime loaded first in the uninstrumented program
+  std::string runtime = sanitizer_runtime_of(PERFCAST_TRACER);
+  std::string preload =
+      runtime.empty() ? "" : fmt::format("-x LD_PRELOAD={} -x ASAN_OPTIONS=detect_leaks=0 ", runtime);
+  auto r = test::run_command(fmt::format("{} PERFCAST_TRACE_DIR={} mpirun --oversubscribe -np 4 {}{} 2 64", kMpiEnv,
+                                         out, preload, exe));
   ASSERT_EQ(r.status, 0) << r.output;
   std::string text = test::read_text(out + "/rank-1.txt");
   for (const char* action : {"1 iallreduce 512 0 6", "1 ibcast 512 0 6", "1 igather 512 512 0 6 6",
