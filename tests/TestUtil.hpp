@@ -100,4 +100,22 @@ inline double simgrid_makespan(const std::string& index, int ranks, const std::s
   }
 }
 
+/// Environment for Open MPI's mpirun as root, several ranks per core.
+inline constexpr const char* kMpiEnv =
+    "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+
+/// Tests that run programs under the tracer: skipped, with the reason, when
+/// the tracer was not built or Open MPI's mpicc and mpirun are missing.
+class TracerTest : public ::testing::Test {
+protected:
+  void SetUp() override
+  {
+#ifndef PERFCAST_TRACER
+    GTEST_SKIP() << "the tracer library was not built (no MPI found at configure time)";
+#endif
+    if (!have_command("mpicc") || !have_command("mpirun"))
+      GTEST_SKIP() << "Open MPI's mpicc and mpirun are not installed (Debian packages libopenmpi-dev, openmpi-bin)";
+  }
+};
+
 } // namespace perfcast::test

@@ -14,19 +14,10 @@ using namespace perfcast;
 
 namespace {
 
-const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+using test::kMpiEnv;
 
-class TraceDirectory : public ::testing::Test {
+class TraceDirectory : public test::TracerTest {
 protected:
-  void SetUp() override
-  {
-#ifndef PERFCAST_TRACER
-    GTEST_SKIP() << "the tracer was not built (no MPI found at configure time)";
-#endif
-    if (test::run_command("command -v mpicc && command -v mpirun").status != 0)
-      GTEST_SKIP() << "Open MPI's mpicc and mpirun are not installed";
-  }
-
   /// Traces examples/apps/stencil2d.c at `ranks` into DIR/trace-RANKS.
   std::string trace_stencil(int ranks)
   {

@@ -16,7 +16,7 @@ using namespace perfcast;
 
 namespace {
 
-const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+using test::kMpiEnv;
 
 // sum of the `compute` amounts of a rank's trace
 double compute_total(const std::string& path)
@@ -35,11 +35,10 @@ double compute_total(const std::string& path)
 
 } // namespace
 
-TEST(TracerHeader, EveryRankRecordsTheUnitAndRateOfItsComputeValues)
+using TracerHeaderRun = test::TracerTest;
+
+TEST_F(TracerHeaderRun, EveryRankRecordsTheUnitAndRateOfItsComputeValues)
 {
-#ifndef PERFCAST_TRACER
-  GTEST_FAIL() << "the tracer library was not built";
-#endif
   test::TempDir dir;
   std::string app = dir.path() + "/stencil2d";
   ASSERT_EQ(test::run_command(fmt::format("mpicc -O2 -o {} {}/examples/apps/stencil2d.c", app, test::source_dir()))

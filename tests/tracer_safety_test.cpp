@@ -16,18 +16,10 @@ using namespace perfcast;
 
 namespace {
 
-const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+using test::kMpiEnv;
 
-class TracerSafety : public ::testing::Test {
+class TracerSafety : public test::TracerTest {
 protected:
-  void SetUp() override
-  {
-#ifndef PERFCAST_TRACER
-    GTEST_FAIL() << "the tracer library was not built (no MPI found at configure time)";
-#endif
-    ASSERT_EQ(test::run_command("command -v mpicc && command -v mpirun").status, 0) << "Open MPI is required";
-  }
-
   // Compiles tests/apps/NAME.c with mpicc.
   std::string build(const std::string& name)
   {

@@ -14,7 +14,7 @@ using namespace perfcast;
 
 namespace {
 
-const char* kMpiEnv = "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1";
+using test::kMpiEnv;
 
 // Compiles examples/apps/SOURCE with an MPI compiler wrapper; extra flags last.
 std::string build_app(const test::TempDir& dir, const std::string& source, const std::string& compiler = "mpicc",
@@ -65,16 +65,7 @@ void expect_replay_matches_simgrid(const test::TempDir& tmp, const std::string& 
   EXPECT_NEAR(ours, simgrid, 0.01 * simgrid);
 }
 
-class Tracer : public ::testing::Test {
-protected:
-  void SetUp() override
-  {
-#ifndef PERFCAST_TRACER
-    GTEST_FAIL() << "the tracer library was not built (no MPI found at configure time)";
-#endif
-    ASSERT_EQ(test::run_command("command -v mpicc && command -v mpirun").status, 0) << "Open MPI is required";
-  }
-};
+using Tracer = test::TracerTest;
 
 } // namespace
 
