@@ -1,0 +1,236 @@
+// The engine's event loop, trace reading and the rank state transitions.
+#include "sim/ReplayEngine.hpp"
+
+#include "core/Error.hpp"
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace perfcast::replay {
+
+ReplayEngine::ReplayEngine(const TraceIndex& trace, const Platform& platform, const Placement& placement, const ReplayOptions& options)
+    : trace_(trace), platform_(platform), options_(options), cpu_(platform),
+      net_(make_network_model(options.network, platform, options.network_options))
+{
+  int P = trace.ranks();
+  if (static_cast<int>(placement.size()) < P)
+    throw Error(fmt::format("the placement covers {} ranks but the trace has {}", placement.size(), P));
+  ranks_.resize(static_cast<std::size_t>(P));
+  if (options_.record_timeline)
+    timeline_ = Timeline(static_cast<std::size_t>(P));
+  mailboxes_.resize(static_cast<std::size_t>(P));
+  Communicator world;
+  for (int r = 0; r < P; ++r)
+    world.members.push_back(r);
+  comms_.push_back(world);
+  source_ = std::make_unique<TraceSource>(trace);
+  for (int r = 0; r < P; ++r) {
+    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    rank.host = placement[static_cast<std::size_t>(r)];
+    if (rank.host < 0 || rank.host >= static_cast<int>(platform.hosts().size()))
+      throw Error(fmt::format("rank {} is placed on host index {}, which the platform lacks", r, rank.host));
+    rank.reader = source_->open_rank(r);
+    rank.report.rank = r;
+    rank.report.host = rank.host;
+    rank.local_rank.push_back(r);
+    std::uint32_t main = execs_.acquire(); // rank r's main context is execs_[r]
+    execs_[main].rank = r;
+    ready_.push_back(main);
+  }
+  // every pair of hosts in use must be connected
+  std::vector<int> used(placement.begin(), placement.begin() + P);
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  for (int a : used)
+    for (int b : used)
+      if (!platform.has_route(a, b))
+        throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
+                                platform.hosts()[static_cast<std::size_t>(a)].name,
+                                platform.hosts()[static_cast<std::size_t>(b)].name));
+}
+
+ReplayReport ReplayEngine::run()
+{
+  std::vector<std::uint32_t> done;
+  std::uint64_t next_progress = 1 << 20;
+  for (;;) {
+    while (!ready_.empty()) {
+      std::uint32_t e = ready_.front();
+      ready_.pop_front();
+      step(e);
+    }
+    if (options_.progress && actions_ >= next_progress) {
+      options_.progress(actions_, now_);
+      next_progress = actions_ + (1 << 20);
+    }
+    double t = std::min({net_->next_completion(), cpu_.next_completion(), timers_.top_time()});
+    if (t == kNever)
+      break;
+    now_ = t;
+    done.clear();
+    net_->advance(t, done);
+    for (std::uint32_t flow : done)
+      transfer_done(flow);
+    done.clear();
+    cpu_.advance(t, done);
+    for (std::uint32_t id : done)
+      resume_from(exec_of_cpu_[id], Status::Computing);
+    std::uint32_t e;
+    while (timers_.pop_until(t, e))
+      resume_from(e, Status::Sleeping);
+  }
+  check_deadlock();
+  ReplayReport report;
+  report.network = std::string(net_->name());
+  report.actions = actions_;
+  for (Rank& r : ranks_) {
+    report.makespan_s = std::max(report.makespan_s, r.report.finish_s);
+    report.ranks.push_back(r.report);
+  }
+  report.timeline = std::move(timeline_);
+  return report;
+}
+
+void ReplayEngine::fail_action(const Rank& rank, const std::string& what) const
+{
+  fail_at(rank.reader->path(), rank.action.line, what);
+}
+
+void ReplayEngine::step(std::uint32_t e)
+{
+  while (exec(e).status == Status::Ready) {
+    Exec& x = exec(e);
+    if (x.next_op < x.ops.size()) {
+      MicroOp op = x.ops[x.next_op++];
+      execute(e, op);
+      continue;
+    }
+    if (x.background) {
+      finish_background(e);
+      return;
+    }
+    if (!fetch(e))
+      return;
+  }
+}
+
+// Loads the next trace action's steps into a main context; false when the rank is done.
+bool ReplayEngine::fetch(std::uint32_t e)
+{
+  Exec& x = exec(e);
+  Rank& rank = rank_of(x);
+  x.ops.clear();
+  x.next_op = 0;
+  if (rank.finishing) {
+    x.status = Status::Done;
+    rank.report.finish_s = now_;
+    return false;
+  }
+  if (!next_action(rank, rank.action)) {
+    // SimGrid waits for the requests still pending at the end of a trace
+    rank.finishing = true;
+    rank.has_action = false;
+    MicroOp op;
+    op.code = OpCode::WaitAll;
+    x.ops.push_back(op);
+    return true;
+  }
+  rank.has_action = true;
+  ++actions_;
+  ++rank.report.actions;
+  expand(e, rank.action);
+  if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
+                       rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {
+    MicroOp check;
+    check.code = OpCode::LoopCheck;
+    exec(e).ops.push_back(check);
+  }
+  return true;
+}
+
+// The next action: from the running loop block, else from the trace.
+bool ReplayEngine::next_action(Rank& rank, Action& out)
+{
+  if (rank.in_loop) {
+    if (!rank.loop_stop) {
+      out = rank.loop_body[rank.loop_pos];
+      rank.loop_pos = (rank.loop_pos + 1) % rank.loop_body.size();
+      return true;
+    }
+    rank.in_loop = false;
+    rank.loop_body.clear();
+  }
+  if (!rank.reader->next(out))
+    return false;
+  if (out.type == ActionType::LoopEnd)
+    fail_at(rank.reader->path(), out.line, "'loop_end' without a 'loop_begin'");
+  if (out.type != ActionType::LoopBegin)
+    return true;
+  std::size_t begin_line = out.line;
+  rank.loop_stop_tag = out.tag;
+  bool has_receive = false;
+  Action a;
+  for (;;) {
+    if (!rank.reader->next(a))
+      fail_at(rank.reader->path(), begin_line, "'loop_begin' has no matching 'loop_end'");
+    if (a.type == ActionType::LoopEnd)
+      break;
+    if (a.type == ActionType::LoopBegin)
+      fail_at(rank.reader->path(), a.line, "loop blocks cannot be nested");
+    has_receive = has_receive || a.type == ActionType::Recv || a.type == ActionType::Irecv;
+    rank.loop_body.push_back(a);
+  }
+  if (!has_receive)
+    fail_at(rank.reader->path(), begin_line,
+            "a loop block needs a receive that can get its stop tag (expected 'recv' or 'irecv' in the body)");
+  rank.in_loop = true;
+  rank.loop_stop = false;
+  rank.loop_pos = 0;
+  rank.last_recv_tag = -1;
+  return next_action(rank, out);
+}
+
+void ReplayEngine::resume_from(std::uint32_t e, Status expected)
+{
+  Exec& x = exec(e);
+  if (x.status != expected)
+    return;
+  Rank& rank = rank_of(x);
+  int r = x.rank;
+  double spent = now_ - x.block_start;
+  bool main = !x.background;
+  switch (expected) {
+  case Status::Computing:
+    rank.report.compute_s += main ? spent : 0.0;
+    if (main)
+      span(r, SpanKind::Compute, x.block_start, now_);
+    break;
+  case Status::Sleeping:
+    if (!main)
+      break;
+    if (x.next_op < x.ops.size() && x.ops[x.next_op].code == OpCode::TestCheck) {
+      rank.report.communicate_s += spent;
+      span(r, SpanKind::Communicate, x.block_start, now_);
+    } else {
+      rank.report.sleep_s += spent;
+      span(r, SpanKind::Sleep, x.block_start, now_);
+    }
+    break;
+  case Status::Blocked: {
+    if (!main)
+      break;
+    double waited = x.last_match > x.block_start ? std::min(now_, x.last_match) - x.block_start : 0.0;
+    rank.report.wait_s += waited;
+    rank.report.communicate_s += spent - waited;
+    if (waited > 0)
+      span(r, SpanKind::Wait, x.block_start, x.block_start + waited);
+    span(r, SpanKind::Communicate, x.block_start + waited, now_);
+    x.waiting.clear();
+    break;
+  }
+  default:
+    break;
+  }
+  x.status = Status::Ready;
+  ready_.push_back(e);
+}
+} // namespace perfcast::replay

@@ -1,0 +1,141 @@
+#pragma once
+// The replay engine's state: requests, execution contexts, ranks,
+// communicators and the per-rank mailboxes that match sends with receives.
+#include "core/SlotPool.hpp"
+#include "sim/MicroOp.hpp"
+#include "sim/Replay.hpp"
+#include "trace/Action.hpp"
+#include "trace/TraceReader.hpp"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <tuple>
+#include <vector>
+
+namespace perfcast::replay {
+
+constexpr std::uint32_t kNone = 0xffffffffu;
+
+// A point-to-point request, or (is_collective) the request of a non-blocking
+// collective, completed when its background schedule ends.
+struct Request {
+  std::uint32_t owner = 0; // execution context that posted it
+  std::int32_t owner_rank = 0;
+  std::int32_t src = 0, dst = 0, tag = 0; // world ranks; src may be kAnySource, tag kAnyTag
+  std::uint16_t ctx = 0;
+  bool is_send = false;
+  bool is_collective = false;
+  bool wildcard_source = false;
+  bool complete = false;
+  bool waited = false; // owner is blocked on it
+  std::uint8_t refs = 0;
+  std::uint64_t bytes = 0;
+  double match_time = -1;
+};
+
+// An entry of a rank's trace-level request list, keyed as the trace's wait
+// lines name it; req == kNone is SimGrid's "null request" left by a test.
+struct Pending {
+  std::int32_t src, dst, tag, comm;
+  std::uint32_t req;
+};
+
+enum class Status : std::uint8_t { Ready, Blocked, Computing, Sleeping, Done };
+
+// A thread of execution: a rank's main flow of actions, or the background
+// schedule of one of its non-blocking collectives.
+struct Exec {
+  int rank = 0;
+  bool background = false;
+  std::uint32_t collective_request = kNone; // background: completed at the end
+  std::vector<MicroOp> ops;
+  std::size_t next_op = 0;
+  Status status = Status::Ready;
+  std::vector<std::uint32_t> group;   // requests of the running collective
+  std::vector<std::uint32_t> waiting; // requests it is blocked on
+  std::uint32_t blocked_on = 0;
+  bool wait_any = false; // blocked until any one of `waiting` completes
+  double block_start = 0;
+  double last_match = -1;
+};
+
+struct Communicator {
+  std::vector<int> members; // world rank of each local rank
+  std::uint16_t p2p_ctx = 0, coll_ctx = 1;
+};
+
+struct Rank {
+  int host = 0;
+  std::unique_ptr<RankReader> reader;
+  Action action;
+  bool has_action = false;
+  bool finishing = false;
+  std::vector<Pending> pending;
+  std::map<int, int> handles{{0, 0}};     // communicator handle -> communicator
+  std::map<int, std::uint32_t> coll_seq;  // collectives started per communicator
+  std::map<int, std::uint32_t> split_seq; // comm_split/dup calls per parent communicator
+  std::vector<int> local_rank;            // per communicator, -1 when not a member
+  // perfcast extensions: replies to wildcard sources and loop blocks
+  std::int32_t last_wild_source = -1;
+  std::int32_t last_recv_tag = -1;
+  std::vector<Action> loop_body;
+  std::size_t loop_pos = 0;
+  std::int32_t loop_stop_tag = 0;
+  bool in_loop = false;
+  bool loop_stop = false;
+  Pending test_entry{};
+  RankReport report;
+};
+
+// One collective communicator creation: every member's color and key.
+struct Split {
+  std::vector<std::tuple<int, int, int>> entries; // color, key, world rank
+  bool built = false;
+  std::map<int, int> comm_of_color;
+};
+
+// Requests waiting to be matched, oldest first. Matching takes mostly from the
+// front and now and then from the middle: a vector with a moving head does both
+// without a deque's bookkeeping.
+class MatchQueue {
+public:
+  const std::uint32_t* begin() const { return items_.data() + head_; }
+  const std::uint32_t* end() const { return items_.data() + items_.size(); }
+  std::size_t size() const { return items_.size() - head_; }
+  void push_back(std::uint32_t id) { items_.push_back(id); }
+  void erase(const std::uint32_t* pos)
+  {
+    auto i = static_cast<std::size_t>(pos - items_.data());
+    if (i != head_) {
+      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+    ++head_;
+    if (head_ == items_.size()) {
+      items_.clear();
+      head_ = 0;
+    } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
+      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
+      head_ = 0;
+    }
+  }
+
+private:
+  std::vector<std::uint32_t> items_;
+  std::size_t head_ = 0;
+};
+
+struct Mailbox {
+  MatchQueue sends; // unmatched, in posting order
+  MatchQueue recvs;
+};
+
+/// True when a receive accepts a send (context, source or wildcard, tag or wildcard).
+inline bool matches(const Request& recv, const Request& send)
+{
+  return recv.ctx == send.ctx && (recv.src == kAnySource || recv.src == send.src) &&
+         (recv.tag == kAnyTag ? send.tag >= 0 : recv.tag == send.tag);
+}
+
+} // namespace perfcast::replay
