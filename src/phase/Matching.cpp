@@ -1,0 +1,157 @@
+#include "phase/Matching.hpp"
+
+#include "core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace perfcast::phase {
+namespace {
+
+double mean(const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); }
+
+/// Sample standard deviation (N - 1); 0 for a single value.
+double sample_sd(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = mean(v);
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1));
+}
+
+void check_runs(const std::vector<PhaseSample>& runs, const char* what) {
+  if (runs.size() < 2)
+    throw Error(fmt::format("{} small run(s) (expected at least 2 {} to match a phase)", runs.size(), what));
+  for (const PhaseSample& r : runs)
+    if (!(std::isfinite(r.size) && r.size > 0 && std::isfinite(r.seconds) && r.seconds > 0))
+      throw Error(fmt::format("small run of size {} with {} {} (expected a positive size and value)", r.size,
+                              r.seconds, what));
+}
+
+} // namespace
+
+double linear_fit_at(const std::vector<double>& xs, const std::vector<double>& ys, double x) {
+  const double mx = mean(xs), my = mean(ys);
+  double sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    sxx += (xs[i] - mx) * (xs[i] - mx);
+    sxy += (xs[i] - mx) * (ys[i] - my);
+  }
+  if (!(sxx > 0)) throw Error("a line through points that share one size (expected at least two distinct sizes)");
+  return my + sxy / sxx * (x - mx);
+}
+
+MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size) {
+  check_runs(runs, "phase times");
+  if (!(std::isfinite(target_size) && target_size > 0))
+    throw Error(fmt::format("target size {} (expected a positive size)", target_size));
+  MatchStats m;
+  m.kernel = kernel.name();
+  std::vector<double> sizes;
+  for (const PhaseSample& r : runs) {
+    m.sfactors.push_back(r.size / kernel.size_for(r.seconds));
+    sizes.push_back(r.size);
+  }
+  m.av_sf = mean(m.sfactors);
+  m.sf_cv = sample_sd(m.sfactors) / m.av_sf;
+  m.sf_at_target = linear_fit_at(sizes, m.sfactors, target_size);
+  m.pred_dev = std::abs(m.sf_at_target - m.av_sf) / m.av_sf;
+  double sum = 0, sum_sq = 0;
+  for (const PhaseSample& r : runs) {
+    const double e = (kernel.seconds_at(r.size / m.av_sf) - r.seconds) / r.seconds;
+    m.errors.push_back(e);
+    sum += e;
+    sum_sq += e * e;
+  }
+  const double n = static_cast<double>(runs.size());
+  m.abs_am = std::abs(sum / n);
+  m.rmse = std::sqrt(sum_sq / n);
+  m.std_dev = sample_sd(m.errors);
+  return m;
+}
+
+Selection select_kernel(const std::vector<MatchStats>& candidates, const CascadeRule& rule) {
+  Selection sel;
+  sel.standings.resize(candidates.size());
+  std::vector<int> eligible;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const MatchStats& c = candidates[i];
+    sel.standings[i].eligible = c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max;
+    if (sel.standings[i].eligible) eligible.push_back(static_cast<int>(i));
+  }
+  if (eligible.empty()) {
+    sel.reason = fmt::format("no kernel has AbsAM < {} and PredDev < {}", rule.abs_am_max, rule.pred_dev_max);
+    return sel;
+  }
+  // Rank the eligible by one statistic, ties by kernel name.
+  auto rank_by = [&](auto key, int Standing::*slot) {
+    std::vector<int> order = eligible;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+      const double ka = key(candidates[a]), kb = key(candidates[b]);
+      if (ka != kb) return ka < kb;
+      return candidates[a].kernel < candidates[b].kernel;
+    });
+    for (std::size_t r = 0; r < order.size(); ++r) sel.standings[order[r]].*slot = static_cast<int>(r) + 1;
+  };
+  rank_by([](const MatchStats& c) { return c.rmse; }, &Standing::rmse_rank);
+  rank_by([](const MatchStats& c) { return c.std_dev; }, &Standing::std_dev_rank);
+  rank_by([](const MatchStats& c) { return c.sf_cv; }, &Standing::sf_cv_rank);
+  bool any_in_all = false;
+  for (int i : eligible) {
+    Standing& s = sel.standings[i];
+    s.in_all_tops = s.rmse_rank <= rule.top && s.std_dev_rank <= rule.top && s.sf_cv_rank <= rule.top;
+    any_in_all = any_in_all || s.in_all_tops;
+  }
+  auto rank_sum = [&](int i) {
+    const Standing& s = sel.standings[i];
+    return s.rmse_rank + s.std_dev_rank + s.sf_cv_rank;
+  };
+  for (int i : eligible) {
+    if (any_in_all && !sel.standings[i].in_all_tops) continue;
+    if (sel.chosen < 0) {
+      sel.chosen = i;
+      continue;
+    }
+    const int a = rank_sum(i), b = rank_sum(sel.chosen);
+    const MatchStats &ci = candidates[i], &cb = candidates[sel.chosen];
+    if (a < b || (a == b && (ci.rmse < cb.rmse || (ci.rmse == cb.rmse && ci.kernel < cb.kernel)))) sel.chosen = i;
+  }
+  const Standing& s = sel.standings[sel.chosen];
+  sel.reason = fmt::format("{}: ranks {} (RMSE), {} (StdDev), {} (sFCV) among {} eligible kernel(s){}",
+                           candidates[sel.chosen].kernel, s.rmse_rank, s.std_dev_rank, s.sf_cv_rank,
+                           eligible.size(),
+                           any_in_all ? fmt::format(", in the top {} of all three", rule.top)
+                                      : fmt::format("; no kernel is in the top {} of all three", rule.top));
+  return sel;
+}
+
+double predict_phase_seconds(const MatchStats& match, const KernelModel& kernel, double target_size) {
+  if (!(match.av_sf > 0)) throw Error(fmt::format("kernel {}: no sFactor to predict with", match.kernel));
+  return kernel.seconds_at(target_size / match.av_sf);
+}
+
+double extrapolate_share(const std::vector<double>& sizes, const std::vector<double>& shares, double target_size) {
+  if (sizes.size() != shares.size() || sizes.size() < 2)
+    throw Error(fmt::format("{} sizes and {} shares (expected one share per size, at least 2)", sizes.size(),
+                            shares.size()));
+  for (std::size_t i = 0; i < sizes.size(); ++i)
+    if (!(std::isfinite(sizes[i]) && sizes[i] > 0 && shares[i] > 0 && shares[i] <= 1))
+      throw Error(fmt::format("share {} at size {} (expected a positive size and a fraction of the run in (0, 1])",
+                              shares[i], sizes[i]));
+  // Clamped: a share cannot leave (0, 1]; the floor keeps eq. 4 finite.
+  return std::clamp(linear_fit_at(sizes, shares, target_size), 1e-6, 1.0);
+}
+
+double predict_total_seconds(const std::vector<double>& phase_seconds, const std::vector<double>& phase_shares) {
+  if (phase_seconds.empty() || phase_seconds.size() != phase_shares.size())
+    throw Error("phases and shares differ in number (expected one share per predicted phase)");
+  const double t = std::accumulate(phase_seconds.begin(), phase_seconds.end(), 0.0);
+  const double r = std::accumulate(phase_shares.begin(), phase_shares.end(), 0.0);
+  if (!(r > 0 && r <= 1 + 1e-9))
+    throw Error(fmt::format("phase shares sum to {} (expected a total in (0, 1])", r));
+  return t / r;
+}
+
+} // namespace perfcast::phase
