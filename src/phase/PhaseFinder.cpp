@@ -1,0 +1,135 @@
+#include "phase/PhaseFinder.hpp"
+
+#include "core/Error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <set>
+
+namespace perfcast::phase {
+namespace {
+
+bool is_mpi(const std::string& name) {
+  return name.rfind("MPI_", 0) == 0 || name.rfind("PMPI_", 0) == 0 || name.rfind("mpi_", 0) == 0 ||
+         name.rfind("pmpi_", 0) == 0;
+}
+
+struct Totals {
+  std::vector<double> inclusive, exclusive; // weights, by function id
+  double total = 0;
+};
+
+Totals add_up(std::size_t functions, const std::vector<StackSample>& samples) {
+  Totals t;
+  t.inclusive.assign(functions, 0);
+  t.exclusive.assign(functions, 0);
+  std::vector<char> seen(functions, 0);
+  for (const StackSample& s : samples) {
+    if (!(std::isfinite(s.weight) && s.weight >= 0))
+      throw Error(fmt::format("a sample of weight {} (expected a weight >= 0)", s.weight));
+    t.total += s.weight;
+    for (int f : s.frames) {
+      if (f < 0 || static_cast<std::size_t>(f) >= functions)
+        throw Error(fmt::format("a sample names function {} of {} (expected an id below the count)", f, functions));
+      if (!seen[f]) t.inclusive[f] += s.weight;
+      seen[f] = 1;
+    }
+    if (!s.frames.empty()) t.exclusive[s.frames.back()] += s.weight;
+    for (int f : s.frames) seen[f] = 0;
+  }
+  return t;
+}
+
+} // namespace
+
+std::vector<FunctionShare> function_shares(const std::vector<std::string>& names,
+                                           const std::vector<StackSample>& samples) {
+  const Totals t = add_up(names.size(), samples);
+  std::vector<FunctionShare> out;
+  for (std::size_t f = 0; f < names.size(); ++f)
+    out.push_back({names[f], t.total > 0 ? t.inclusive[f] / t.total : 0, t.total > 0 ? t.exclusive[f] / t.total : 0});
+  std::stable_sort(out.begin(), out.end(), [](const FunctionShare& a, const FunctionShare& b) {
+    return a.inclusive != b.inclusive ? a.inclusive > b.inclusive : a.name < b.name;
+  });
+  return out;
+}
+
+PhaseSet find_phases(const std::vector<std::string>& names, const std::vector<StackSample>& samples,
+                     const PhaseRule& rule) {
+  if (!(rule.threshold > 0 && rule.threshold <= 1))
+    throw Error(fmt::format("phase threshold {} (expected a share in (0, 1])", rule.threshold));
+  const Totals t = add_up(names.size(), samples);
+  if (!(t.total > 0)) throw Error("the profile has no samples (expected a run long enough to be sampled)");
+
+  // Candidates: the program's functions between min_share and spine_share.
+  std::vector<int> cand;
+  for (std::size_t f = 0; f < names.size(); ++f) {
+    const double share = t.inclusive[f] / t.total;
+    if (share >= rule.min_share && share < rule.spine_share && !is_mpi(names[f])) cand.push_back(static_cast<int>(f));
+  }
+  std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
+    return t.inclusive[a] != t.inclusive[b] ? t.inclusive[a] > t.inclusive[b] : names[a] < names[b];
+  });
+  if (cand.size() > static_cast<std::size_t>(rule.max_candidates)) cand.resize(rule.max_candidates);
+
+  // Nesting: candidates that share a sample.
+  const std::size_t n = cand.size();
+  std::vector<int> slot(names.size(), -1);
+  for (std::size_t i = 0; i < n; ++i) slot[cand[i]] = static_cast<int>(i);
+  std::vector<std::vector<char>> nested(n, std::vector<char>(n, 0));
+  for (const StackSample& s : samples) {
+    std::set<int> here;
+    for (int f : s.frames)
+      if (slot[f] >= 0) here.insert(slot[f]);
+    for (int a : here)
+      for (int b : here)
+        if (a != b) nested[a][b] = 1;
+  }
+
+  // Fewest functions first; among equals the tightest coverage, then names.
+  std::vector<int> best, pick;
+  double best_cover = 0, widest = 0;
+  auto names_of = [&](const std::vector<int>& set) {
+    std::vector<std::string> v;
+    for (int i : set) v.push_back(names[cand[i]]);
+    return v;
+  };
+  for (int k = 1; k <= rule.max_phases && best.empty(); ++k) {
+    // Depth-first over increasing indices, pruning nested pairs.
+    auto search = [&](auto& self, std::size_t from, double cover) -> void {
+      if (static_cast<int>(pick.size()) == k) {
+        widest = std::max(widest, cover);
+        if (cover + 1e-12 < rule.threshold) return;
+        if (best.empty() || cover < best_cover - 1e-12 ||
+            (std::abs(cover - best_cover) <= 1e-12 && names_of(pick) < names_of(best))) {
+          best = pick;
+          best_cover = cover;
+        }
+        return;
+      }
+      for (std::size_t i = from; i < n; ++i) {
+        bool ok = true;
+        for (int j : pick) ok = ok && !nested[i][j];
+        if (!ok) continue;
+        pick.push_back(static_cast<int>(i));
+        self(self, i + 1, cover + t.inclusive[cand[i]] / t.total);
+        pick.pop_back();
+      }
+    };
+    search(search, 0, 0.0);
+  }
+  if (best.empty())
+    throw Error(fmt::format("no set of at most {} functions, none nested in another, holds {:.0f}% of the run "
+                            "(the best holds {:.1f}%; lower the threshold or raise the number of phases)",
+                            rule.max_phases, 100 * rule.threshold, 100 * widest));
+  PhaseSet out;
+  for (int i : best) {
+    out.phases.push_back(names[cand[i]]);
+    out.shares.push_back(t.inclusive[cand[i]] / t.total);
+  }
+  out.coverage = best_cover;
+  return out;
+}
+
+} // namespace perfcast::phase

@@ -1,0 +1,87 @@
+// The phase finder (src/phase/PhaseFinder) on synthetic call-stack profiles
+// shaped like the paper's HPCG and SMG2000 (Escobar and Boppana, Figure 5).
+#include "core/Error.hpp"
+#include "phase/PhaseFinder.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace perfcast::phase;
+
+namespace {
+
+// HPCG-like, 100 samples: main 100, run 96, CG 91, ComputeMG 70 (SYMGS 55 +
+// SPMV 15 under it), SPMV 30 in all (15 under CG directly), dot 6 (all in
+// MPI_Allreduce), setup 4.
+const std::vector<std::string> kHpcg = {"main", "run", "setup", "CG", "ComputeMG", "SYMGS", "SPMV", "dot",
+                                        "MPI_Allreduce"};
+std::vector<StackSample> hpcg() {
+  return {{{0, 2}, 4},       {{0, 1, 3, 4, 5}, 55}, {{0, 1, 3, 4, 6}, 15},
+          {{0, 1, 3, 6}, 15}, {{0, 1, 3, 7, 8}, 6},  {{0, 1}, 5}};
+}
+
+// SMG2000-like: solve 97 (residual 48 with 4 in MPI_Waitall, cyclic 30,
+// relax 18), setup 3.
+const std::vector<std::string> kSmg = {"main", "solve", "setup", "cyclic", "residual", "relax", "MPI_Waitall"};
+std::vector<StackSample> smg() {
+  return {{{0, 2}, 3}, {{0, 1, 4}, 44}, {{0, 1, 4, 6}, 4}, {{0, 1, 3}, 30}, {{0, 1, 5}, 18}, {{0, 1}, 1}};
+}
+
+} // namespace
+
+TEST(PhaseFinder, SharesCountEachFunctionOncePerSample) {
+  const auto shares = function_shares(kHpcg, hpcg());
+  ASSERT_EQ(shares[0].name, "main");
+  EXPECT_DOUBLE_EQ(shares[0].inclusive, 1.0);
+  EXPECT_DOUBLE_EQ(shares[0].exclusive, 0.0);
+  for (const FunctionShare& s : shares) {
+    if (s.name == "ComputeMG") EXPECT_DOUBLE_EQ(s.inclusive, 0.70);
+    if (s.name == "SPMV") EXPECT_DOUBLE_EQ(s.inclusive, 0.30);
+    if (s.name == "SYMGS") EXPECT_DOUBLE_EQ(s.exclusive, 0.55);
+  }
+}
+
+TEST(PhaseFinder, OneDriverPhaseForHpcgLikeStacks) {
+  // main (100%) and run (96%) are the run itself (>= 95%). Single functions
+  // holding >= 70%: CG (91%) and ComputeMG (70%); the tighter is ComputeMG.
+  const PhaseSet p = find_phases(kHpcg, hpcg());
+  ASSERT_EQ(p.phases, std::vector<std::string>{"ComputeMG"});
+  EXPECT_DOUBLE_EQ(p.coverage, 0.70);
+}
+
+TEST(PhaseFinder, TwoPhasesForSmgLikeStacks) {
+  // solve (97%) is the run. No single function reaches 70%; pairs: residual
+  // + cyclic 78%, residual + relax 66%, cyclic + relax 48%: the paper's pair.
+  const PhaseSet p = find_phases(kSmg, smg());
+  ASSERT_EQ(p.phases, (std::vector<std::string>{"residual", "cyclic"}));
+  EXPECT_DOUBLE_EQ(p.coverage, 0.78);
+  ASSERT_EQ(p.shares.size(), 2u);
+  EXPECT_DOUBLE_EQ(p.shares[0], 0.48);
+}
+
+TEST(PhaseFinder, NestedFunctionsAreNeverTakenTogether) {
+  // With CG counted as the run (spine 0.9) and a threshold of 80%, ComputeMG
+  // + SPMV would hold 100% if their overlap were ignored, but they share the
+  // 15 samples of SPMV under ComputeMG. Non-nested pairs reaching 80%: only
+  // SYMGS + SPMV (55 + 30 = 85%).
+  PhaseRule rule;
+  rule.threshold = 0.8;
+  rule.spine_share = 0.9;
+  const PhaseSet p = find_phases(kHpcg, hpcg(), rule);
+  ASSERT_EQ(p.phases, (std::vector<std::string>{"SYMGS", "SPMV"})); // by decreasing share
+  EXPECT_DOUBLE_EQ(p.coverage, 0.85);
+}
+
+TEST(PhaseFinder, ThresholdIsAnOptionAndAFailureSaysHowFarItGot) {
+  PhaseRule rule;
+  rule.threshold = 0.9; // residual + cyclic + relax = 96%
+  EXPECT_EQ(find_phases(kSmg, smg(), rule).phases.size(), 3u);
+  rule.max_phases = 2;
+  try {
+    find_phases(kSmg, smg(), rule);
+    FAIL() << "expected an error";
+  } catch (const perfcast::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("78.0%"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(find_phases(kSmg, {}, {}), perfcast::Error);
+  EXPECT_THROW(find_phases(kSmg, {{{0, 99}, 1}}, {}), perfcast::Error);
+}
