@@ -1,0 +1,46 @@
+// The Extra-P-style scaling fit of a phase's own times (src/phase/ScalingFit).
+#include "core/Error.hpp"
+#include "phase/ScalingFit.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace perfcast::phase;
+
+TEST(ScalingFit, FindsTheExactHypothesis) {
+  // t = 0.5 + 2e-6 n^3 at n = 40..72 is one of the hypotheses (e = 3, k = 0);
+  // its leave-one-out fits are exact, so its SMAPE is 0 and nothing beats it.
+  std::vector<double> n = {40, 48, 56, 64, 72}, t;
+  for (double x : n) t.push_back(0.5 + 2e-6 * x * x * x);
+  const ScalingModel m = fit_scaling(n, t);
+  EXPECT_DOUBLE_EQ(m.exponent, 3);
+  EXPECT_EQ(m.log_power, 0);
+  EXPECT_NEAR(m.c0, 0.5, 1e-9);
+  EXPECT_NEAR(m.c1, 2e-6, 1e-15);
+  EXPECT_NEAR(m.loo_smape, 0, 1e-9);
+  EXPECT_NEAR(m(150), 0.5 + 2e-6 * 150 * 150 * 150, 1e-9);
+}
+
+TEST(ScalingFit, FindsALogFactor) {
+  // t = 1e-3 n log2(n): e = 1, k = 1.
+  std::vector<double> n = {64, 128, 256, 512, 1024}, t;
+  for (double x : n) t.push_back(1e-3 * x * std::log2(x));
+  const ScalingModel m = fit_scaling(n, t);
+  EXPECT_DOUBLE_EQ(m.exponent, 1);
+  EXPECT_EQ(m.log_power, 1);
+  EXPECT_NE(m.describe().find("log2(n)"), std::string::npos) << m.describe();
+}
+
+TEST(ScalingFit, LeaveOneOutOfAKnownRule) {
+  // A rule that always answers 1 s, on times 1 and 3: SMAPE 0 and
+  // 2 |1 - 3| / (1 + 3) = 1, mean 0.5.
+  const double e = leave_one_out_smape({2, 3}, {1, 3}, [](const auto&, const auto&, double) { return 1.0; });
+  EXPECT_DOUBLE_EQ(e, 0.5);
+}
+
+TEST(ScalingFit, RejectsTooFewOrFallingTimes) {
+  EXPECT_THROW(fit_scaling({10, 20}, {1, 2}), perfcast::Error);
+  EXPECT_THROW(fit_scaling({10, 20, 30}, {3, 2, 1}), perfcast::Error);
+  EXPECT_THROW(fit_scaling({10, 20, 30}, {1, 2}), perfcast::Error);
+  EXPECT_THROW(fit_scaling({10, 20, -30}, {1, 2, 3}), perfcast::Error);
+}
