@@ -1,0 +1,109 @@
+#include "phase/PhasePredictor.hpp"
+
+#include "core/Error.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+
+namespace perfcast::phase {
+namespace {
+
+/// How far beyond the largest small run a prediction is still supported.
+constexpr double kSupportedReach = 4;
+
+PhaseForecast forecast_phase(const std::string& name, const std::vector<double>& sizes,
+                             const std::vector<double>& times, const std::vector<KernelModel>& kernels,
+                             double target, const CascadeRule& rule, std::vector<std::string>& warnings) {
+  PhaseForecast f;
+  f.name = name;
+  std::vector<PhaseSample> runs;
+  for (std::size_t i = 0; i < sizes.size(); ++i) runs.push_back({sizes[i], times[i]});
+  for (const KernelModel& k : kernels) f.candidates.push_back(match_phase(runs, k, target));
+  f.selection = select_kernel(f.candidates, rule);
+  if (f.selection.chosen >= 0) {
+    const KernelModel& k = kernels[f.selection.chosen];
+    f.kernel_s = predict_phase_seconds(f.candidates[f.selection.chosen], k, target);
+    // Leave-one-out with the chosen kernel fixed: match on the other runs,
+    // predict the one left out.
+    f.kernel_loo_smape = leave_one_out_smape(sizes, times, [&](const auto& n, const auto& t, double x) {
+      std::vector<PhaseSample> kept;
+      for (std::size_t i = 0; i < n.size(); ++i) kept.push_back({n[i], t[i]});
+      return predict_phase_seconds(match_phase(kept, k, x), k, x);
+    });
+    if (target / f.candidates[f.selection.chosen].av_sf > kSupportedReach * k.max_size())
+      warnings.push_back(fmt::format("phase {}: kernel {} is used at size {:.4g}, more than {}x its largest "
+                                     "measured size {:.4g}",
+                                     name, k.name(), target / f.candidates[f.selection.chosen].av_sf,
+                                     kSupportedReach, k.max_size()));
+  }
+  f.own_fit = fit_scaling(sizes, times);
+  f.own_fit_s = f.own_fit(target);
+  // Scores within 1e-9 are a tie (rounding), and a tie goes to the kernel, the paper's method.
+  if (f.kernel_s && f.kernel_loo_smape <= f.own_fit.loo_smape + 1e-9) {
+    f.predicted_s = *f.kernel_s;
+    f.method = "kernel";
+    f.why = fmt::format("kernel {} validates better (leave-one-out SMAPE {:.1f}% against {:.1f}% for {})",
+                        kernels[f.selection.chosen].name(), 100 * f.kernel_loo_smape, 100 * f.own_fit.loo_smape,
+                        f.own_fit.describe());
+  } else {
+    f.predicted_s = f.own_fit_s;
+    f.method = "own-fit";
+    f.why = f.kernel_s ? fmt::format("own fit {} validates better (leave-one-out SMAPE {:.1f}% against {:.1f}% "
+                                     "for kernel {})",
+                                     f.own_fit.describe(), 100 * f.own_fit.loo_smape, 100 * f.kernel_loo_smape,
+                                     kernels[f.selection.chosen].name())
+                       : fmt::format("no kernel matches ({}); own fit {}", f.selection.reason, f.own_fit.describe());
+  }
+  return f;
+}
+
+} // namespace
+
+RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
+                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule) {
+  if (runs.size() < 3)
+    throw Error(fmt::format("{} small run(s) (expected at least 3 sizes to match and validate)", runs.size()));
+  if (phases.empty()) throw Error("no phases to predict (expected at least one phase)");
+  if (kernels.empty()) throw Error("the kernel database is empty (expected kernels measured by perfcast kernels build)");
+  RunForecast out;
+  out.size = target_size;
+  std::vector<double> sizes;
+  for (const SizeRun& r : runs) {
+    if (!(r.total_seconds > 0))
+      throw Error(fmt::format("the run at size {} took {} s (expected a positive time)", r.size, r.total_seconds));
+    sizes.push_back(r.size);
+  }
+  const double largest = *std::max_element(sizes.begin(), sizes.end());
+  if (target_size > kSupportedReach * largest)
+    out.warnings.push_back(fmt::format("size {:.4g} is {:.1f}x the largest small run ({:.4g}); predictions beyond "
+                                       "{}x are extrapolations the small runs cannot support",
+                                       target_size, target_size / largest, largest, kSupportedReach));
+  std::vector<double> phase_times, shares;
+  for (const std::string& name : phases) {
+    std::vector<double> times, run_shares;
+    for (const SizeRun& r : runs) {
+      const auto it = r.phase_seconds.find(name);
+      if (it == r.phase_seconds.end() || !(it->second > 0))
+        throw Error(fmt::format("phase {} has no time in the run at size {} (expected every phase in every run)",
+                                name, r.size));
+      times.push_back(it->second);
+      run_shares.push_back(std::min(1.0, it->second / r.total_seconds));
+    }
+    PhaseForecast f = forecast_phase(name, sizes, times, kernels, target_size, rule, out.warnings);
+    f.share = extrapolate_share(sizes, run_shares, target_size);
+    phase_times.push_back(f.predicted_s);
+    shares.push_back(f.share);
+    out.phases.push_back(std::move(f));
+  }
+  double share_sum = 0;
+  for (double s : shares) share_sum += s;
+  if (share_sum > 1) { // phases extrapolated past the whole run: scale them to fill it
+    out.warnings.push_back(fmt::format("the phases' extrapolated shares add up to {:.2f}; scaled to 1", share_sum));
+    for (double& s : shares) s /= share_sum;
+    for (std::size_t i = 0; i < shares.size(); ++i) out.phases[i].share = shares[i];
+  }
+  out.predicted_s = predict_total_seconds(phase_times, shares);
+  return out;
+}
+
+} // namespace perfcast::phase

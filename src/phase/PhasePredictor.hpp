@@ -1,0 +1,55 @@
+#pragma once
+// From small runs to a prediction at a large size (Escobar and Boppana,
+// section III-C, with perfcast's additions): for each phase, every kernel of
+// the database is matched (Table IV), the cascade picks one, and the phase
+// is predicted through it (eq. 3); beside it, the phase's own scaling fit
+// (ScalingFit). Both are scored by leave-one-out over the small runs and the
+// better-scored answers, with the reason. Phase shares are extrapolated
+// linearly and the run's time follows from eq. 4.
+#include "phase/KernelModel.hpp"
+#include "phase/Matching.hpp"
+#include "phase/ScalingFit.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfcast::phase {
+
+/// One small run: its size, its total time, and each phase's time.
+struct SizeRun {
+  double size = 0;
+  double total_seconds = 0;
+  std::map<std::string, double> phase_seconds;
+};
+
+/// The prediction of one phase.
+struct PhaseForecast {
+  std::string name;
+  std::vector<MatchStats> candidates; ///< every kernel's statistics, in database order
+  Selection selection;                ///< the cascade's outcome over `candidates`
+  std::optional<double> kernel_s;     ///< through the chosen kernel (none when no kernel is eligible)
+  double kernel_loo_smape = -1;       ///< leave-one-out score of the kernel prediction (-1: none)
+  ScalingModel own_fit;               ///< the phase's own scaling fit
+  double own_fit_s = 0;
+  double predicted_s = 0; ///< the answer: the better-scored of the two
+  std::string method;     ///< "kernel" or "own-fit"
+  std::string why;        ///< why that one
+  double share = 0;       ///< extrapolated share of the run at the target size
+};
+
+/// The whole prediction.
+struct RunForecast {
+  double size = 0;
+  double predicted_s = 0;
+  std::vector<PhaseForecast> phases;
+  std::vector<std::string> warnings;
+};
+
+/// Predicts the run at `target_size` from small runs (at least three sizes,
+/// each with every phase named in `phases`) and the kernels' models.
+RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
+                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule = {});
+
+} // namespace perfcast::phase

@@ -1,0 +1,83 @@
+// Predicting a run from small runs (src/phase/PhasePredictor) on synthetic
+// phases whose growth is known, so the right answers are exact.
+#include "core/Error.hpp"
+#include "phase/PhasePredictor.hpp"
+
+#include <cmath>
+#include <gtest/gtest.h>
+
+using namespace perfcast::phase;
+
+namespace {
+
+KernelModel power_kernel(const std::string& name, double scale, double power) {
+  std::vector<KernelPoint> pts;
+  for (double k : {10.0, 30.0, 100.0, 300.0, 1000.0}) pts.push_back({k, scale * std::pow(k, power)});
+  return KernelModel(name, pts);
+}
+
+// Phase A = 2e-6 n^3 and phase B = 1e-4 n^2; the two hold 90% of every run
+// (total = (A + B) / 0.9). The linear share fits add up to the line through
+// the summed shares, 0.9 at every size, so eq. 4 divides by exactly 0.9.
+double phase_a(double n) { return 2e-6 * n * n * n; }
+double phase_b(double n) { return 1e-4 * n * n; }
+
+std::vector<SizeRun> small_runs() {
+  std::vector<SizeRun> runs;
+  for (double n : {40.0, 48.0, 56.0, 64.0, 72.0})
+    runs.push_back({n, (phase_a(n) + phase_b(n)) / 0.9, {{"A", phase_a(n)}, {"B", phase_b(n)}}});
+  return runs;
+}
+
+std::vector<KernelModel> kernels() {
+  return {power_kernel("linear", 1e-3, 1), power_kernel("square", 1e-5, 2), power_kernel("cube", 1e-8, 3)};
+}
+
+} // namespace
+
+TEST(PhasePredictor, MatchesEachPhaseToItsKernelAndPredictsExactly) {
+  // A grows as n^3: only "cube" gives a constant sFactor (sFCV = 0, every
+  // e_i = 0), so the cascade ranks it first on all three statistics; B the
+  // same with "square". Both predictions are then exact at S = 144:
+  // A = 2e-6 * 144^3 = 5.971968 s, B = 1e-4 * 144^2 = 2.0736 s,
+  // T = (5.971968 + 2.0736) / 0.9 = 8.939520 s.
+  const RunForecast f = predict_run(small_runs(), {"A", "B"}, kernels(), 144);
+  ASSERT_EQ(f.phases.size(), 2u);
+  const PhaseForecast& a = f.phases[0];
+  ASSERT_GE(a.selection.chosen, 0);
+  EXPECT_EQ(a.candidates[a.selection.chosen].kernel, "cube");
+  EXPECT_EQ(f.phases[1].candidates[f.phases[1].selection.chosen].kernel, "square");
+  EXPECT_NEAR(*a.kernel_s, phase_a(144), 1e-9 * phase_a(144));
+  EXPECT_NEAR(a.kernel_loo_smape, 0, 1e-9);
+  EXPECT_EQ(a.method, "kernel"); // the own fit is exact too; on a tie the kernel answers
+  EXPECT_NEAR(f.phases[1].predicted_s, phase_b(144), 1e-9 * phase_b(144));
+  EXPECT_NEAR(a.share + f.phases[1].share, 0.9, 1e-9);
+  EXPECT_NEAR(f.predicted_s, (phase_a(144) + phase_b(144)) / 0.9, 1e-6);
+  EXPECT_TRUE(f.warnings.empty());
+}
+
+TEST(PhasePredictor, OwnFitAnswersWhenNoKernelFollowsThePhase) {
+  // Only a linear kernel: phase A (n^3) matches it with sF_i = n_i / (t_i /
+  // 1e-3) = 500 / n_i^2, far from constant; the own fit (e = 3) is exact and
+  // validates better, so it answers.
+  const RunForecast f = predict_run(small_runs(), {"A"}, {power_kernel("linear", 1e-3, 1)}, 144);
+  EXPECT_EQ(f.phases[0].method, "own-fit");
+  EXPECT_NEAR(f.phases[0].predicted_s, phase_a(144), 1e-6 * phase_a(144));
+  EXPECT_FALSE(f.phases[0].why.empty());
+}
+
+TEST(PhasePredictor, WarnsFarBeyondTheSmallRuns) {
+  // 400 is 5.6x the largest small size (72): beyond the 4x that is supported.
+  const RunForecast f = predict_run(small_runs(), {"A", "B"}, kernels(), 400);
+  ASSERT_FALSE(f.warnings.empty());
+  EXPECT_NE(f.warnings[0].find("5.6x"), std::string::npos) << f.warnings[0];
+}
+
+TEST(PhasePredictor, RefusesIncompleteInput) {
+  auto runs = small_runs();
+  EXPECT_THROW(predict_run(runs, {"A"}, {}, 144), perfcast::Error); // empty database
+  EXPECT_THROW(predict_run(runs, {}, kernels(), 144), perfcast::Error);
+  EXPECT_THROW(predict_run({runs[0], runs[1]}, {"A"}, kernels(), 144), perfcast::Error);
+  runs[2].phase_seconds.erase("B");
+  EXPECT_THROW(predict_run(runs, {"A", "B"}, kernels(), 144), perfcast::Error);
+}
