@@ -10,14 +10,14 @@
 namespace perfcast::sched {
 namespace {
 
-enum class EventKind { Arrival, CpuCheck, DeviceDone, SleepDone };
+enum class EventKind { Arrival, CpuCheck, DeviceDone, SleepDone, Rebalance, MigrationDone };
 
 struct Event {
   double time;
   std::uint64_t seq; // ties: scheduling order
   EventKind kind;
-  int a;             // process (Arrival, SleepDone) or computer
-  std::uint64_t b;   // CPU version, or device (0 disk, 1 network)
+  int a;             // process (Arrival, SleepDone, MigrationDone) or computer
+  std::uint64_t b;   // CPU version, device (0 disk, 1 network), or destination computer
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
 
@@ -33,20 +33,22 @@ struct Device {
 
 struct ComputerState {
   std::vector<CpuJob> cpu;
+  double remaining_sum = 0; // sum of the CPU jobs' remaining instructions, kept up to date
   double last_update = 0;
   std::uint64_t version = 0;
   Device devices[2];
   int resident = 0;
+  int busy = 0; // cores in use, as last reported
   double memory_mb = 0;
   double future_cpu = 0; // instructions of CPU stages not yet started, of resident processes
 };
 
-class Simulator {
+class Simulator final : public LoadView {
 public:
   Simulator(const std::vector<ComputerSpec>& computers, std::vector<ProcessSpec>& processes, PlacementPolicy& policy,
-            Rng& rng)
-      : computers_(computers), processes_(processes), policy_(policy), rng_(rng), state_(computers.size()),
-        next_stage_(processes.size(), 0), results_(processes.size())
+            Rng& rng, const ProcessSimOptions& options)
+      : computers_(computers), processes_(processes), policy_(policy), rng_(rng), options_(options),
+        state_(computers.size()), next_stage_(processes.size(), 0), results_(processes.size())
   {
   }
 
@@ -54,6 +56,11 @@ public:
   {
     for (std::size_t p = 0; p < processes_.size(); ++p)
       push(processes_[p].arrival_s, EventKind::Arrival, static_cast<int>(p), 0);
+    double period = policy_.rebalance_period_s();
+    if (period > 0) {
+      migrating_remaining_.assign(processes_.size(), 0.0);
+      push(period, EventKind::Rebalance, 0, 0);
+    }
     while (!events_.empty()) {
       Event e = events_.top();
       events_.pop();
@@ -63,9 +70,55 @@ public:
       case EventKind::CpuCheck: cpu_check(e.a, e.b); break;
       case EventKind::DeviceDone: device_done(e.a, static_cast<int>(e.b)); break;
       case EventKind::SleepDone: start_next_stage(e.a); break;
+      case EventKind::Rebalance: rebalance(period); break;
+      case EventKind::MigrationDone: land(e.a, static_cast<int>(e.b)); break;
       }
     }
     return results_;
+  }
+
+  std::size_t size() const override { return computers_.size(); }
+
+  ComputerLoad at(int c) const override
+  {
+    const ComputerState& s = state_[static_cast<std::size_t>(c)];
+    double done = s.cpu.empty() ? 0 : cpu_rate(c) * (now_ - s.last_update);
+    double left = s.future_cpu;
+    if (options_.exhaustive_loads) {
+      for (const CpuJob& j : s.cpu)
+        left += std::max(0.0, j.remaining - done);
+    } else {
+      left += std::max(0.0, s.remaining_sum - done * static_cast<double>(s.cpu.size()));
+    }
+    return {s.resident, static_cast<int>(s.cpu.size()),
+            left / computers_[static_cast<std::size_t>(c)].model.instructions_per_s, s.memory_mb};
+  }
+
+  std::vector<RunningProcess> running(int c) const override
+  {
+    const ComputerState& s = state_[static_cast<std::size_t>(c)];
+    double done = s.cpu.empty() ? 0 : cpu_rate(c) * (now_ - s.last_update);
+    std::vector<RunningProcess> out;
+    for (const CpuJob& j : s.cpu)
+      out.push_back({j.process, std::max(0.0, j.remaining - done), processes_[static_cast<std::size_t>(j.process)].memory_mb});
+    std::sort(out.begin(), out.end(), [](const RunningProcess& x, const RunningProcess& y) { return x.process < y.process; });
+    return out;
+  }
+
+  double migration_cost_s(double memory_mb, int from, int to) const override
+  {
+    RouteCost r;
+    if (options_.route) {
+      r = options_.route(from, to);
+    } else {
+      const ComputerSpec& a = computers_[static_cast<std::size_t>(from)];
+      const ComputerSpec& b = computers_[static_cast<std::size_t>(to)];
+      double bw = a.network_bytes_per_s > 0 && b.network_bytes_per_s > 0
+                      ? std::min(a.network_bytes_per_s, b.network_bytes_per_s)
+                      : std::max(a.network_bytes_per_s, b.network_bytes_per_s);
+      r = {bw, std::max(a.model.message_latency_s, b.model.message_latency_s)};
+    }
+    return unimpp::migration_time(memory_mb, r.bytes_per_s, r.latency_s);
   }
 
 private:
@@ -88,6 +141,7 @@ private:
       double done = cpu_rate(c) * (now_ - s.last_update);
       for (CpuJob& j : s.cpu)
         j.remaining -= done;
+      s.remaining_sum -= done * static_cast<double>(s.cpu.size());
     }
     s.last_update = now_;
   }
@@ -96,26 +150,20 @@ private:
   {
     ComputerState& s = state_[static_cast<std::size_t>(c)];
     ++s.version;
-    if (s.cpu.empty())
+    int busy = std::min(static_cast<int>(s.cpu.size()), computers_[static_cast<std::size_t>(c)].cores);
+    if (busy != s.busy) {
+      s.busy = busy;
+      if (options_.on_busy_change)
+        options_.on_busy_change(now_, c, busy);
+    }
+    if (s.cpu.empty()) {
+      s.remaining_sum = 0; // no drift carried into the next busy period
       return;
+    }
     double least = s.cpu.front().remaining;
     for (const CpuJob& j : s.cpu)
       least = std::min(least, j.remaining);
     push(now_ + std::max(0.0, least) / cpu_rate(c), EventKind::CpuCheck, c, s.version);
-  }
-
-  std::vector<ComputerLoad> loads()
-  {
-    std::vector<ComputerLoad> out(computers_.size());
-    for (std::size_t c = 0; c < computers_.size(); ++c) {
-      const ComputerState& s = state_[c];
-      double done = s.cpu.empty() ? 0 : cpu_rate(static_cast<int>(c)) * (now_ - s.last_update);
-      double left = s.future_cpu;
-      for (const CpuJob& j : s.cpu)
-        left += std::max(0.0, j.remaining - done);
-      out[c] = {s.resident, left / computers_[c].model.instructions_per_s, s.memory_mb};
-    }
-    return out;
   }
 
   double service_time(const ComputerSpec& c, const Stage& st) const
@@ -134,7 +182,7 @@ private:
   void arrive(int p)
   {
     const ProcessSpec& spec = processes_[static_cast<std::size_t>(p)];
-    int c = policy_.place(spec, computers_, loads(), rng_);
+    int c = policy_.place(spec, computers_, *this, rng_);
     if (c < 0 || static_cast<std::size_t>(c) >= computers_.size())
       throw std::logic_error("placement policy chose no computer");
     const ComputerSpec& cs = computers_[static_cast<std::size_t>(c)];
@@ -147,6 +195,7 @@ private:
       if (st.kind == StageKind::Cpu)
         state_[static_cast<std::size_t>(c)].future_cpu += st.amount;
     }
+    ++active_;
     // memory in use changes every CPU job's speed on this computer
     advance_cpu(c);
     ComputerState& s = state_[static_cast<std::size_t>(c)];
@@ -164,6 +213,7 @@ private:
     std::size_t& k = next_stage_[static_cast<std::size_t>(p)];
     if (k == spec.stages.size()) {
       results_[static_cast<std::size_t>(p)].finish_s = now_;
+      --active_;
       advance_cpu(c);
       s.resident -= 1;
       s.memory_mb -= spec.memory_mb;
@@ -177,6 +227,7 @@ private:
       advance_cpu(c);
       s.future_cpu -= st.amount;
       s.cpu.push_back({p, st.amount, st.amount});
+      s.remaining_sum += st.amount;
       reschedule_cpu(c);
       return;
     case StageKind::DiskRead:
@@ -205,9 +256,14 @@ private:
     double rate = cpu_rate(c), resolution = 1e-12 * std::max(1.0, now_);
     std::vector<int> done;
     std::vector<CpuJob> running;
-    for (const CpuJob& j : s.cpu)
-      (j.remaining <= 1e-9 * j.amount || j.remaining / rate <= resolution ? done.push_back(j.process)
-                                                                           : running.push_back(j));
+    for (const CpuJob& j : s.cpu) {
+      if (j.remaining <= 1e-9 * j.amount || j.remaining / rate <= resolution) {
+        done.push_back(j.process);
+        s.remaining_sum -= j.remaining;
+      } else {
+        running.push_back(j);
+      }
+    }
     s.cpu = std::move(running);
     std::sort(done.begin(), done.end());
     reschedule_cpu(c);
@@ -225,22 +281,96 @@ private:
     start_next_stage(p);
   }
 
+  /// CPU instructions of the stages after the current one.
+  double later_cpu(int p) const
+  {
+    const ProcessSpec& spec = processes_[static_cast<std::size_t>(p)];
+    double sum = 0;
+    for (std::size_t k = next_stage_[static_cast<std::size_t>(p)]; k < spec.stages.size(); ++k)
+      if (spec.stages[k].kind == StageKind::Cpu)
+        sum += spec.stages[k].amount;
+    return sum;
+  }
+
+  void rebalance(double period)
+  {
+    if (active_ > 0)
+      for (const Migration& m : policy_.rebalance(computers_, *this))
+        depart(m.process, m.to);
+    if (active_ > 0 || events_.size() > 0)
+      push(now_ + period, EventKind::Rebalance, 0, 0);
+  }
+
+  /// Takes a process in a CPU stage off its computer and sends its memory to `to`.
+  void depart(int p, int to)
+  {
+    ProcessResult& r = results_[static_cast<std::size_t>(p)];
+    int from = r.computer;
+    if (to < 0 || static_cast<std::size_t>(to) >= computers_.size() || to == from)
+      throw std::logic_error("balancing policy chose no other computer");
+    ComputerState& s = state_[static_cast<std::size_t>(from)];
+    advance_cpu(from);
+    auto it = std::find_if(s.cpu.begin(), s.cpu.end(), [p](const CpuJob& j) { return j.process == p; });
+    if (it == s.cpu.end())
+      throw std::logic_error("balancing policy moved a process outside a CPU stage");
+    double left = std::max(0.0, it->remaining);
+    s.remaining_sum -= it->remaining;
+    s.cpu.erase(it);
+    const ProcessSpec& spec = processes_[static_cast<std::size_t>(p)];
+    double later = later_cpu(p);
+    s.future_cpu -= later;
+    s.resident -= 1;
+    s.memory_mb -= spec.memory_mb;
+    reschedule_cpu(from);
+    // what is left is now served by the destination: its service time changes
+    const ComputerSpec& a = computers_[static_cast<std::size_t>(from)];
+    const ComputerSpec& b = computers_[static_cast<std::size_t>(to)];
+    r.service_s += left / b.model.instructions_per_s - left / a.model.instructions_per_s;
+    for (std::size_t k = next_stage_[static_cast<std::size_t>(p)]; k < spec.stages.size(); ++k)
+      r.service_s += service_time(b, spec.stages[k]) - service_time(a, spec.stages[k]);
+    r.computer = to;
+    r.migrations += 1;
+    migrating_remaining_[static_cast<std::size_t>(p)] = left;
+    push(now_ + migration_cost_s(spec.memory_mb, from, to), EventKind::MigrationDone, p,
+         static_cast<std::uint64_t>(to));
+  }
+
+  /// A migrated process resumes its CPU stage on its new computer.
+  void land(int p, int c)
+  {
+    const ProcessSpec& spec = processes_[static_cast<std::size_t>(p)];
+    ComputerState& s = state_[static_cast<std::size_t>(c)];
+    advance_cpu(c);
+    s.resident += 1;
+    s.memory_mb += spec.memory_mb;
+    s.future_cpu += later_cpu(p);
+    double left = migrating_remaining_[static_cast<std::size_t>(p)];
+    const Stage& st = spec.stages[next_stage_[static_cast<std::size_t>(p)] - 1];
+    s.cpu.push_back({p, left, st.amount});
+    s.remaining_sum += left;
+    reschedule_cpu(c);
+  }
+
   const std::vector<ComputerSpec>& computers_;
   std::vector<ProcessSpec>& processes_;
   PlacementPolicy& policy_;
   Rng& rng_;
+  const ProcessSimOptions& options_;
   std::vector<ComputerState> state_;
   std::vector<std::size_t> next_stage_;
   std::vector<ProcessResult> results_;
+  std::vector<double> migrating_remaining_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t seq_ = 0;
   double now_ = 0;
+  long long active_ = 0; // arrived and not finished
 };
 
 } // namespace
 
 std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& computers,
-                                              std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng)
+                                              std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng,
+                                              const ProcessSimOptions& options)
 {
   if (computers.empty())
     throw Error("the scheduling simulation needs at least one computer");
@@ -250,7 +380,13 @@ std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& c
   std::stable_sort(processes.begin(), processes.end(), [](const ProcessSpec& a, const ProcessSpec& b) {
     return a.arrival_s != b.arrival_s ? a.arrival_s < b.arrival_s : a.id < b.id;
   });
-  return Simulator(computers, processes, policy, rng).run();
+  return Simulator(computers, processes, policy, rng, options).run();
+}
+
+std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& computers,
+                                              std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng)
+{
+  return simulate_processes(computers, std::move(processes), policy, rng, ProcessSimOptions{});
 }
 
 } // namespace perfcast::sched

@@ -13,6 +13,7 @@
 #include "core/Distribution.hpp"
 #include "unimpp/UniMpp.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,6 +48,7 @@ struct ProcessResult {
   double arrival_s = 0;
   double finish_s = 0;
   double service_s = 0; ///< its stages alone on an idle computer (no sharing, no queue, no memory delay)
+  int migrations = 0;   ///< times a balancing policy moved it (computer is the last one)
   double response_s() const { return finish_s - arrival_s; }
   double waiting_s() const { return response_s() - service_s; }
   double slowdown() const { return service_s > 0 ? response_s() / service_s : 1.0; }
@@ -55,28 +57,83 @@ struct ProcessResult {
 /// What a policy may look at when it places a process.
 struct ComputerLoad {
   int resident = 0;               ///< processes on the computer now
+  int cpu_jobs = 0;               ///< of which in a CPU stage, sharing the cores
   double cpu_work_s = 0;          ///< CPU work left, in seconds of one core of this computer
   double memory_in_use_mb = 0;
 };
 
-/// Picks a computer for each arriving process.
+/// A process in a CPU stage, as a migrating policy sees it.
+struct RunningProcess {
+  int process = -1;               ///< index in the simulation's arrival order
+  double remaining_instructions = 0;
+  double memory_mb = 0;
+};
+
+/// The computers' state now, computed only for the computers a policy asks about.
+class LoadView {
+public:
+  virtual ~LoadView() = default;
+  /// Number of computers.
+  virtual std::size_t size() const = 0;
+  /// The load of one computer now.
+  virtual ComputerLoad at(int computer) const = 0;
+  /// The processes of one computer in a CPU stage, in process order.
+  virtual std::vector<RunningProcess> running(int computer) const = 0;
+  /// Seconds moving a process of `memory_mb` from one computer to another takes.
+  virtual double migration_cost_s(double memory_mb, int from, int to) const = 0;
+};
+
+/// Moving one running process to another computer.
+struct Migration {
+  int process = -1;
+  int to = -1;
+};
+
+/// Picks a computer for each arriving process, and may move running ones.
 class PlacementPolicy {
 public:
   virtual ~PlacementPolicy() = default;
   /// Index of the computer for `process`.
-  virtual int place(const ProcessSpec& process, const std::vector<ComputerSpec>& computers,
-                    const std::vector<ComputerLoad>& loads, Rng& rng) = 0;
+  virtual int place(const ProcessSpec& process, const std::vector<ComputerSpec>& computers, const LoadView& loads,
+                    Rng& rng) = 0;
+  /// Seconds between two rebalancing rounds; 0 for a policy that never migrates.
+  virtual double rebalance_period_s() const { return 0; }
+  /// The migrations of one rebalancing round (none by default).
+  virtual std::vector<Migration> rebalance(const std::vector<ComputerSpec>&, const LoadView&) { return {}; }
 };
 
 /// A policy by name: random, round-robin, least-work, lowest:probes=L,
-/// threshold:probes=L,limit=T, most-free-memory. Throws Error when unknown.
+/// threshold:probes=L,limit=T, most-free-memory, balance:period=P,probes=L.
+/// Throws Error when unknown.
 std::unique_ptr<PlacementPolicy> make_policy(const std::string& spec);
 
 /// Names and parameters of the policies, one line each (for perfcast list).
 std::vector<std::string> describe_policies();
 
+/// Bandwidth and latency between two computers, for migrations.
+struct RouteCost {
+  double bytes_per_s = 0; ///< 0: no bandwidth term
+  double latency_s = 0;
+};
+
+/// What a simulation records besides the per-process results.
+struct ProcessSimOptions {
+  /// Route between two computers; unset: the slower of the two computers'
+  /// network bandwidths and the larger of their message latencies.
+  std::function<RouteCost(int from, int to)> route;
+  /// Recomputes every load from every job at each arrival (the slow reference
+  /// the incremental loads are tested against).
+  bool exhaustive_loads = false;
+  /// When set, receives (time, computer, busy cores) at every change.
+  std::function<void(double time_s, int computer, int busy_cores)> on_busy_change;
+};
+
 /// Runs the processes (sorted by arrival, ties by id) to completion.
 std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& computers,
                                               std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng);
+/// The same with routes, a reference mode and a utilisation record.
+std::vector<ProcessResult> simulate_processes(const std::vector<ComputerSpec>& computers,
+                                              std::vector<ProcessSpec> processes, PlacementPolicy& policy, Rng& rng,
+                                              const ProcessSimOptions& options);
 
 } // namespace perfcast::sched

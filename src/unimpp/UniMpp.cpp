@@ -14,6 +14,11 @@ double MemorySlowdown::alpha(double x_mb, double main_mb) const
 
 double message_time(const Computer& c) { return 2 * c.message_overhead_s + c.message_latency_s; }
 
+double migration_time(double memory_mb, double bytes_per_s, double latency_s)
+{
+  return (bytes_per_s > 0 ? memory_mb * 1e6 / bytes_per_s : 0.0) + latency_s;
+}
+
 ResponseTime response_time(const Computer& c, const ProcessStay& stay)
 {
   ResponseTime t;

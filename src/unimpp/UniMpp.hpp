@@ -76,6 +76,10 @@ struct ResponseTime {
 /// theta = 2 o + l (eq. 7).
 double message_time(const Computer& c);
 
+/// Moving a process's memory to another computer: memory_mb * 1e6 / bytes_per_s
+/// + latency (no bandwidth term when bytes_per_s is 0), the migration term of eq. 9.
+double migration_time(double memory_mb, double bytes_per_s, double latency_s);
+
 /// Equation 8 for one stay of a process on a computer.
 ResponseTime response_time(const Computer& c, const ProcessStay& stay);
 
