@@ -98,19 +98,9 @@ private:
 
 class LeastWorkPolicy : public PlacementPolicy {
 public:
-  int place(const ProcessSpec&, const std::vector<ComputerSpec>& cs, const LoadView& loads,
-            Rng&) override
+  int place(const ProcessSpec&, const std::vector<ComputerSpec>&, const LoadView& loads, Rng&) override
   {
-    int best = 0;
-    double least = loads.at(0).cpu_work_s / cs[0].cores;
-    for (std::size_t i = 1; i < cs.size(); ++i) {
-      double work = loads.at(static_cast<int>(i)).cpu_work_s / cs[i].cores;
-      if (work < least) {
-        best = static_cast<int>(i);
-        least = work;
-      }
-    }
-    return best;
+    return loads.least_work_per_core();
   }
 };
 
@@ -147,22 +137,9 @@ private:
 
 class MostFreeMemoryPolicy : public PlacementPolicy {
 public:
-  int place(const ProcessSpec&, const std::vector<ComputerSpec>& cs, const LoadView& loads,
-            Rng&) override
+  int place(const ProcessSpec&, const std::vector<ComputerSpec>&, const LoadView& loads, Rng&) override
   {
-    int best = 0;
-    auto free_mb = [&](std::size_t i) {
-      return cs[i].model.main_memory_mb - loads.at(static_cast<int>(i)).memory_in_use_mb;
-    };
-    double most = free_mb(0);
-    for (std::size_t i = 1; i < cs.size(); ++i) {
-      double f = free_mb(i);
-      if (f > most) {
-        best = static_cast<int>(i);
-        most = f;
-      }
-    }
-    return best;
+    return loads.most_free_memory();
   }
 };
 

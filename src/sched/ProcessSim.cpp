@@ -1,6 +1,7 @@
 #include "sched/ProcessSim.hpp"
 
 #include "core/Error.hpp"
+#include "sched/LoadIndex.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -48,8 +49,11 @@ public:
   Simulator(const std::vector<ComputerSpec>& computers, std::vector<ProcessSpec>& processes, PlacementPolicy& policy,
             Rng& rng, const ProcessSimOptions& options)
       : computers_(computers), processes_(processes), policy_(policy), rng_(rng), options_(options),
-        state_(computers.size()), next_stage_(processes.size(), 0), results_(processes.size())
+        state_(computers.size()), next_stage_(processes.size(), 0), results_(processes.size()),
+        free_memory_(computers.size()), least_work_(computers.size())
   {
+    for (std::size_t c = 0; c < computers.size(); ++c)
+      index(static_cast<int>(c));
   }
 
   std::vector<ProcessResult> run()
@@ -105,6 +109,40 @@ public:
     return out;
   }
 
+  int least_work_per_core() const override
+  {
+    auto work = [this](int c) { return at(c).cpu_work_s / computers_[static_cast<std::size_t>(c)].cores; };
+    if (!options_.exhaustive_loads)
+      return least_work_.least(now_, work);
+    int best = 0;
+    double least = work(0);
+    for (std::size_t i = 1; i < computers_.size(); ++i) {
+      double w = work(static_cast<int>(i));
+      if (w < least) {
+        best = static_cast<int>(i);
+        least = w;
+      }
+    }
+    return best;
+  }
+
+  int most_free_memory() const override
+  {
+    if (!options_.exhaustive_loads)
+      return free_memory_.most();
+    int best = 0;
+    auto free_mb = [&](std::size_t i) { return computers_[i].model.main_memory_mb - state_[i].memory_mb; };
+    double most = free_mb(0);
+    for (std::size_t i = 1; i < computers_.size(); ++i) {
+      double f = free_mb(i);
+      if (f > most) {
+        best = static_cast<int>(i);
+        most = f;
+      }
+    }
+    return best;
+  }
+
   double migration_cost_s(double memory_mb, int from, int to) const override
   {
     RouteCost r;
@@ -146,10 +184,22 @@ private:
     s.last_update = now_;
   }
 
+  /// Brings the two placement indexes up to date with computer c (after advance_cpu).
+  void index(int c)
+  {
+    const ComputerSpec& spec = computers_[static_cast<std::size_t>(c)];
+    const ComputerState& s = state_[static_cast<std::size_t>(c)];
+    free_memory_.set(c, spec.model.main_memory_mb - s.memory_mb);
+    double per_core_s = spec.model.instructions_per_s * spec.cores;
+    least_work_.set(c, s.future_cpu / per_core_s, std::max(0.0, s.remaining_sum) / per_core_s, s.last_update);
+  }
+
   void reschedule_cpu(int c)
   {
     ComputerState& s = state_[static_cast<std::size_t>(c)];
     ++s.version;
+    if (!options_.exhaustive_loads)
+      index(c);
     int busy = std::min(static_cast<int>(s.cpu.size()), computers_[static_cast<std::size_t>(c)].cores);
     if (busy != s.busy) {
       s.busy = busy;
@@ -217,6 +267,8 @@ private:
       advance_cpu(c);
       s.resident -= 1;
       s.memory_mb -= spec.memory_mb;
+      if (s.resident == 0) // no rounding left over: idle computers compare equal
+        s.future_cpu = s.memory_mb = 0;
       reschedule_cpu(c);
       return;
     }
@@ -321,6 +373,8 @@ private:
     s.future_cpu -= later;
     s.resident -= 1;
     s.memory_mb -= spec.memory_mb;
+    if (s.resident == 0)
+      s.future_cpu = s.memory_mb = 0;
     reschedule_cpu(from);
     // what is left is now served by the destination: its service time changes
     const ComputerSpec& a = computers_[static_cast<std::size_t>(from)];
@@ -360,6 +414,8 @@ private:
   std::vector<std::size_t> next_stage_;
   std::vector<ProcessResult> results_;
   std::vector<double> migrating_remaining_;
+  FreeMemoryIndex free_memory_;
+  LeastWorkIndex least_work_;
   std::priority_queue<Event, std::vector<Event>, std::greater<>> events_;
   std::uint64_t seq_ = 0;
   double now_ = 0;

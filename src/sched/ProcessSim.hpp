@@ -79,6 +79,10 @@ public:
   virtual ComputerLoad at(int computer) const = 0;
   /// The processes of one computer in a CPU stage, in process order.
   virtual std::vector<RunningProcess> running(int computer) const = 0;
+  /// The first computer with the least CPU work left per core.
+  virtual int least_work_per_core() const = 0;
+  /// The first computer with the most main memory free.
+  virtual int most_free_memory() const = 0;
   /// Seconds moving a process of `memory_mb` from one computer to another takes.
   virtual double migration_cost_s(double memory_mb, int from, int to) const = 0;
 };
