@@ -34,9 +34,13 @@ TEST(PhaseFinder, SharesCountEachFunctionOncePerSample) {
   EXPECT_DOUBLE_EQ(shares[0].inclusive, 1.0);
   EXPECT_DOUBLE_EQ(shares[0].exclusive, 0.0);
   for (const FunctionShare& s : shares) {
-    if (s.name == "ComputeMG") EXPECT_DOUBLE_EQ(s.inclusive, 0.70);
-    if (s.name == "SPMV") EXPECT_DOUBLE_EQ(s.inclusive, 0.30);
-    if (s.name == "SYMGS") EXPECT_DOUBLE_EQ(s.exclusive, 0.55);
+    if (s.name == "ComputeMG") {
+      EXPECT_DOUBLE_EQ(s.inclusive, 0.70);
+    } else if (s.name == "SPMV") {
+      EXPECT_DOUBLE_EQ(s.inclusive, 0.30);
+    } else if (s.name == "SYMGS") {
+      EXPECT_DOUBLE_EQ(s.exclusive, 0.55);
+    }
   }
 }
 

@@ -1,0 +1,74 @@
+// perfcast's sampling profiler (tools/profiler) and its reader
+// (src/profile): a program with two loops of the same body and a 3:1 work
+// ratio must show shares within 3 points of 75% and 25%.
+#include "TestUtil.hpp"
+#include "core/Error.hpp"
+#include "phase/PhaseFinder.hpp"
+#include "profile/FunctionProfile.hpp"
+#include "profile/Symbolizer.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+
+namespace {
+
+profile::FunctionProfile profile_two_loops(const test::TempDir& dir, const std::string& extra_env = "") {
+  const std::string cmd = fmt::format("PERFCAST_PROFILE_DIR={} {} LD_PRELOAD={} {} 400000000 > /dev/null", dir.path(),
+                                      extra_env, PERFCAST_PROFILER, PERFCAST_TWO_LOOPS);
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  const auto all = profile::read_sampler_dir(dir.path());
+  EXPECT_EQ(all.size(), 1u);
+  return all.empty() ? profile::FunctionProfile{} : all[0];
+}
+
+} // namespace
+
+TEST(Profiler, TwoLoopsWithThreeToOneWorkShowThreeToOneShares) {
+  test::TempDir dir;
+  const profile::FunctionProfile p = profile_two_loops(dir);
+  EXPECT_TRUE(p.complete);
+  EXPECT_EQ(p.clock, "wall");
+  double heavy = 0, light = 0, main_share = 0;
+  for (const phase::FunctionShare& f : phase::function_shares(p.names, p.stacks)) {
+    if (f.name == "heavy") heavy = f.inclusive;
+    if (f.name == "light") light = f.inclusive;
+    if (f.name == "main") main_share = f.inclusive;
+  }
+  ASSERT_GT(heavy + light, 0) << profile::format_top_functions(p, 10);
+  // The loops are nearly the whole run; of their time 3/4 is heavy's.
+  EXPECT_GT(main_share, 0.95) << profile::format_top_functions(p, 10);
+  EXPECT_NEAR(heavy / (heavy + light), 0.75, 0.03) << profile::format_top_functions(p, 10);
+  // Static functions are named from the symbol table, under main.
+  const phase::PhaseSet phases = phase::find_phases(p.names, p.stacks);
+  EXPECT_EQ(phases.phases, (std::vector<std::string>{"heavy"})) << profile::format_top_functions(p, 10);
+}
+
+TEST(Profiler, ProfilesSurviveTheirJsonRoundTrip) {
+  test::TempDir dir;
+  const profile::FunctionProfile p = profile_two_loops(dir, "PERFCAST_PROFILE_HZ=500");
+  EXPECT_DOUBLE_EQ(p.hz, 500);
+  const auto back = profile::function_profile_from_json(profile::to_json(p), "mem");
+  EXPECT_EQ(back.names, p.names);
+  ASSERT_EQ(back.stacks.size(), p.stacks.size());
+  EXPECT_DOUBLE_EQ(back.seconds(), p.seconds());
+  nlohmann::json bad = profile::to_json(p);
+  bad["stacks"][0]["frames"][0] = 999999;
+  EXPECT_THROW(profile::function_profile_from_json(bad, "bad.json"), Error);
+}
+
+TEST(Profiler, WithoutItsDirectoryTheLibraryDoesNothing) {
+  test::TempDir dir;
+  const std::string cmd = fmt::format("cd {} && LD_PRELOAD={} {} 1000 > /dev/null", dir.path(), PERFCAST_PROFILER,
+                                      PERFCAST_TWO_LOOPS);
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(Profiler, NamesAreMadeReadable) {
+  EXPECT_EQ(profile::readable_name("_Z3fooi"), "foo(int)");
+  EXPECT_EQ(profile::readable_name("__solver_MOD_sweep"), "solver::sweep");
+  EXPECT_EQ(profile::readable_name("heavy"), "heavy");
+}
