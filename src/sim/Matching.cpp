@@ -87,6 +87,10 @@ void ReplayEngine::start_transfer(std::uint32_t send, std::uint32_t recv)
 void ReplayEngine::transfer_done(std::uint32_t flow)
 {
   auto [send, recv] = transfers_[flow];
+  if (send == kNone) { // a VP's migration
+    migration_done();
+    return;
+  }
   Rank& receiver = ranks_[static_cast<std::size_t>(requests_[recv].dst)];
   ++receiver.report.messages_received;
   receiver.report.bytes_received += requests_[send].bytes;

@@ -109,8 +109,11 @@ void ReplayEngine::step(std::uint32_t e)
       return;
     }
     if (!fetch(e))
-      return;
+      break;
   }
+  // a VP that blocked in MPI or ended gives its core to the next ready VP
+  if (vp_ && e < ranks_.size() && (exec(e).status == Status::Blocked || exec(e).status == Status::Done))
+    leave_core(e);
 }
 
 // Loads the next trace action's steps into a main context; false when the rank is done.
@@ -129,6 +132,8 @@ bool ReplayEngine::fetch(std::uint32_t e)
     // SimGrid waits for the requests still pending at the end of a trace
     rank.finishing = true;
     rank.has_action = false;
+    if (vp_)
+      vp_trace_ended(rank);
     MicroOp op;
     op.code = OpCode::WaitAll;
     x.ops.push_back(op);
@@ -137,6 +142,10 @@ bool ReplayEngine::fetch(std::uint32_t e)
   rank.has_action = true;
   ++actions_;
   ++rank.report.actions;
+  if (vp_ && rank.action.type == ActionType::Migrate) {
+    migration_point(e);
+    return true;
+  }
   expand(e, rank.action);
   if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
                        rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {
@@ -203,6 +212,8 @@ void ReplayEngine::resume_from(std::uint32_t e, Status expected)
     rank.report.compute_s += main ? spent : 0.0;
     if (main)
       span(r, SpanKind::Compute, x.block_start, now_);
+    if (vp_ && main && vp_->record_core_timeline)
+      vp_result_.core_timeline.add(static_cast<std::size_t>(rank.core), SpanKind::Compute, x.block_start, now_);
     break;
   case Status::Sleeping:
     if (!main)
@@ -231,6 +242,9 @@ void ReplayEngine::resume_from(std::uint32_t e, Status expected)
     break;
   }
   x.status = Status::Ready;
-  ready_.push_back(e);
+  if (vp_ && expected == Status::Blocked && e < ranks_.size())
+    want_core(e); // a VP blocked in MPI must get its core back first
+  else
+    ready_.push_back(e);
 }
 } // namespace perfcast::replay

@@ -9,6 +9,7 @@
 #include "platform/Platform.hpp"
 #include "report/Timeline.hpp"
 #include "sim/CpuModel.hpp"
+#include "sim/OverDecomposed.hpp"
 #include "sim/ReplayState.hpp"
 
 #include <deque>
@@ -22,6 +23,10 @@ public:
                const ReplayOptions& options);
   /// Replays every rank to its end; throws Error on a deadlock.
   ReplayReport run();
+  /// Makes the ranks VPs on cores (over-decomposed replay); call before run(). Keeps a reference to options.
+  void set_vp(const VpOptions& options, const Placement& core_host);
+  /// The VP figures of a finished run, around its replay report.
+  VpReport take_vp_report(ReplayReport replay);
 
 private:
   Exec& exec(std::uint32_t e) { return execs_[e]; }
@@ -74,6 +79,16 @@ private:
   void block_on_one(std::uint32_t e, std::uint32_t req);
   void block_on(std::uint32_t e, const std::vector<std::uint32_t>& reqs);
 
+  // ---- VPs on cores, balancing steps, migrations (VirtualProcessors.cpp)
+  void want_core(std::uint32_t e);
+  void leave_core(std::uint32_t e);
+  void add_iteration_load(Rank& rank);
+  void migration_point(std::uint32_t e);
+  void vp_trace_ended(Rank& rank);
+  void balance();
+  void end_balance();
+  void migration_done();
+
   // ---- deadlock report (ReplayDiagnostics.cpp)
   std::string describe(int r) const;
   void check_deadlock() const;
@@ -100,6 +115,12 @@ private:
   double now_ = 0;
   std::uint64_t actions_ = 0;
   int test_sleeps_ = 1;
+  // over-decomposed replay; vp_ is null in a plain replay
+  const VpOptions* vp_ = nullptr;
+  std::vector<Core> cores_;
+  VpReport vp_result_;
+  int at_balance_ = 0;            // VPs waiting at the balancing step
+  int migrations_in_flight_ = 0;
 };
 
 } // namespace perfcast::replay

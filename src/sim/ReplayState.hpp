@@ -8,6 +8,7 @@
 #include "trace/TraceReader.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <tuple>
@@ -86,6 +87,19 @@ struct Rank {
   bool loop_stop = false;
   Pending test_entry{};
   RankReport report;
+  // over-decomposed replay: the rank is a VP on a core
+  int core = -1;
+  std::uint32_t migration_points = 0; // migrate actions reached
+  std::uint64_t migrate_bytes = 0;    // payload of the latest migrate action
+  double compute_at_iteration = 0;    // report.compute_s at the latest migration point
+  double compute_at_step = 0;         // report.compute_s at the latest balancing step
+};
+
+// A core of an over-decomposed replay: the VP running on it and those waiting for it.
+struct Core {
+  int host = 0;
+  std::uint32_t running = kNone;
+  std::deque<std::uint32_t> waiting; // ready VPs, first come first served
 };
 
 // One collective communicator creation: every member's color and key.

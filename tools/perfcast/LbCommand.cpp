@@ -54,6 +54,7 @@ void add_lb_commands(CLI::App& app, std::vector<Command>& out)
                    "scale loads by PE speed, as Charm++ does with +LBTestPESpeed (off by default)");
   decide->add_flag("--json", args->json, "print a JSON object instead of a table");
   out.push_back({decide, [args] { return run_lb_decide(*args); }});
+  add_lb_replay_command(*lb, out);
 }
 
 } // namespace perfcast::cli
