@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The validation of de Mello and Senger's section 4 on this machine: K workers
+# of examples/apps/mw_integral.c (each receives its share, integrates
+# 2 sin x + e^x by the trapezium rule, writes a volume to disk with O_DIRECT,
+# sends its result) started together on the machine's cores, their measured
+# mean response time against `perfcast schedule`'s prediction.
+#
+# Every input of the prediction comes from the probe (machine.json: speed,
+# cores, memory slowdown, disk write, message costs) or from the workload's
+# description: the workers' stages, whose CPU work is the number of trapezia
+# times the cost of one trapezium in the probe's unit (the flop of its mix),
+# measured by `mw_integral calibrate` (the trapezium and the mix timed in turn
+# in one process's CPU time, so the ratio does not depend on the machine's load).
+# Nothing is fitted to the measured response times.
+#
+# usage: bench/sched_validation.sh [options]
+#   --machine FILE     probed platform (default: run perfcast probe now, in --dir)
+#   --ks "10 20 ..."   worker counts (default 10 20 ... 100)
+#   --reps R           repetitions of each count (default 3)
+#   --steps N          trapezia per worker (default 30000000, about 0.4 s of one core here)
+#   --write-bytes B    bytes each worker writes (default 16777216)
+#   --exp K:RHO        also a run of K workers with exponential arrivals at utilisation RHO (default 100:0.8)
+#   --dir DIR          where workers write (default /var/tmp)
+#   --out CSV          measurements (default bench/data/sched_validation.csv)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+perfcast=${PERFCAST:-$root/build/perfcast}
+machine="" ks="10 20 30 40 50 60 70 80 90 100" reps=3 steps=30000000 write_bytes=16777216 exp="100:0.8"
+dir=/var/tmp out=$root/bench/data/sched_validation.csv
+command_line="bench/sched_validation.sh $*"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --machine) machine=$2 ;; --ks) ks=$2 ;; --reps) reps=$2 ;; --steps) steps=$2 ;;
+    --write-bytes) write_bytes=$2 ;; --exp) exp=$2 ;; --dir) dir=$2 ;; --out) out=$2 ;;
+    *) echo "sched_validation.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cc -O3 -Wall -o "$work/mw_integral" "$root/examples/apps/mw_integral.c" -lm
+
+if [ -z "$machine" ]; then
+  machine=$work/machine.json
+  echo "probing this machine (perfcast probe --dir $dir)" >&2
+  "$perfcast" probe -o "$machine" --dir "$dir" >&2
+fi
+unit=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['description'].get('speed_unit',''))" "$machine")
+if [ "$unit" != "flop per second" ]; then
+  echo "sched_validation.sh: $machine counts $unit; the calibration here is in the mix's flop (expected a probe without hardware counters)" >&2
+  exit 1
+fi
+"$work/mw_integral" calibrate --steps 2000000 --rounds 30 > "$work/calibration.json"
+echo "calibration: $(cat "$work/calibration.json")" >&2
+
+# workload: K workers, each receives 32 bytes, integrates, writes, sends 32 bytes;
+# it holds its 1 MiB write buffer (memory_mb 1.048576)
+workload() { # K ARRIVALS_FILE|"" > workload.json
+  python3 - "$1" "$2" "$steps" "$write_bytes" "$work/calibration.json" <<'PY'
+import json, sys
+k, arrivals, steps, write_bytes = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+flop_per_step = json.load(open(sys.argv[5]))["flop_per_step"]
+times = [float(x) for x in open(arrivals)] if arrivals else [0.0] * k
+procs = [{"id": i, "arrival_s": times[i], "memory_mb": 1.048576,
+          "stages": [["message", 32], ["cpu", steps * flop_per_step], ["write", write_bytes], ["message", 32]]}
+         for i in range(k)]
+print(json.dumps({"format": "perfcast-workload", "version": 1, "processes": procs}))
+PY
+}
+predict() { # workload.json -> mean response
+  "$perfcast" schedule -p "$machine" -w "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['response_s']['mean'])"
+}
+measure() { # K ARRIVALS_FILE|"" -> mean response of one run
+  local args=(run --workers "$1" --steps "$steps" --write-bytes "$write_bytes" --dir "$dir")
+  [ -n "$2" ] && args+=(--arrivals "$2")
+  "$work/mw_integral" "${args[@]}" 2>/dev/null |
+    python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r))"
+}
+
+mkdir -p "$(dirname "$out")"
+{
+  echo "# generator: perfcast bench/sched_validation.sh"
+  echo "# command: $command_line"
+  echo "# date: $(date -u +%FT%TZ), host $(hostname), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# machine: $(python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]; print('speed', n['speed'], 'cores', n['cores'], 'disk_write', n.get('disk_write'), 'memory_slowdown', n.get('memory_slowdown'))" "$machine")"
+  echo "# calibration: $(cat "$work/calibration.json")"
+  echo "# steps $steps, write_bytes $write_bytes, dir $dir"
+  echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s"
+} > "$work/out.csv"
+
+for k in $ks; do
+  workload "$k" "" > "$work/w.json"
+  p=$(predict "$work/w.json")
+  for r in $(seq 1 "$reps"); do
+    m=$(measure "$k" "")
+    echo "together,$k,$r,$m,$p" | tee -a "$work/out.csv" >&2
+  done
+done
+if [ -n "$exp" ]; then
+  k=${exp%%:*} rho=${exp##*:}
+  # mean gap between arrivals for utilisation rho of the cores: (work of one worker on one core) / (cores rho)
+  python3 - "$machine" "$work/calibration.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
+import json, random, sys
+node = json.load(open(sys.argv[1]))["clusters"][0]["nodes"][0]
+cpu_s = int(sys.argv[3]) * json.load(open(sys.argv[2]))["flop_per_step"] / node["speed"]
+gap = cpu_s / (node["cores"] * float(sys.argv[5]))
+rng = random.Random(12)
+t = 0.0
+for _ in range(int(sys.argv[4])):
+    print(f"{t:.6f}")
+    t += rng.expovariate(1 / gap)
+PY
+  workload "$k" "$work/arrivals" > "$work/w.json"
+  p=$(predict "$work/w.json")
+  for r in $(seq 1 "$reps"); do
+    m=$(measure "$k" "$work/arrivals")
+    echo "exponential-rho$rho,$k,$r,$m,$p" | tee -a "$work/out.csv" >&2
+  done
+fi
+cp "$work/out.csv" "$out"
+"$root/bench/sched_validation_table.sh" "$out"

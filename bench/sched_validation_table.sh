@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The table of a sched_validation CSV: per run and worker count, the measured
+# mean response (mean of the repetitions, their spread) against the prediction.
+# usage: bench/sched_validation_table.sh CSV
+set -euo pipefail
+python3 - "$1" <<'PY'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+groups = {}
+for r in rows:
+    groups.setdefault((r["run"], int(r["workers"])), []).append(r)
+print(f"{'run':<22} {'K':>4} {'reps':>4} {'measured_s':>11} {'spread_s':>9} {'predicted_s':>11} {'error_%':>8}  target")
+errors = {}
+for (run, k), rs in groups.items():
+    m = [float(r["measured_mean_response_s"]) for r in rs]
+    p = float(rs[0]["predicted_mean_response_s"])
+    mean = statistics.fmean(m)
+    err = 100 * (p - mean) / mean
+    errors.setdefault(run, []).append(abs(err))
+    target = 10 if run.startswith("exponential") else 5
+    spread = f"{min(m):.3f}-{max(m):.3f}" if len(m) > 1 else "-"
+    print(f"{run:<22} {k:>4} {len(m):>4} {mean:>11.3f} {spread:>9} {p:>11.3f} {err:>+8.2f}  "
+          f"{'ok' if abs(err) <= target else 'MISSED'} (within {target}%)")
+for run, e in errors.items():
+    target = "" if run.startswith("exponential") else f", target mean within 2%: {'ok' if statistics.fmean(e) <= 2 else 'MISSED'}"
+    print(f"{run}: mean |error| {statistics.fmean(e):.2f}%, worst {max(e):.2f}%{target}")
+PY

@@ -1,0 +1,272 @@
+/* Master/worker processes after de Mello and Senger's validation (section 4 of
+ * ../../shared/papers/unimpp-schedsim-mello-senger.txt): the master starts K
+ * workers, sends each its share (an interval of 2 sin x + e^x and a number of
+ * trapezia), each worker integrates its share, writes a given volume to disk,
+ * and sends its result back. Workers are processes made with fork and talk to
+ * the master over pipes: blocked workers sleep in the kernel instead of
+ * polling (an MPI library would spin and steal the cores it shares), and all
+ * K start within milliseconds on one machine.
+ *
+ * usage: mw_integral run --workers K --steps N --write-bytes B --dir D [--arrivals FILE]
+ *          one CSV line per worker (id, arrival_s, finish_s, response_s) on stdout
+ *        mw_integral calibrate --steps N [--rounds R]
+ *          the cost of one trapezium in the probe's unit (flop of the mix of eight
+ *          multiply-add chains that perfcast probe times), measured by timing the
+ *          two alternately in this one process, in its CPU time
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+  double a, b;
+  long steps;
+  long write_bytes;
+} Share;
+
+typedef struct {
+  double value;
+  double pad[3]; /* 32 bytes, the paper's message size */
+} Result;
+
+static double now_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void die(const char *what)
+{
+  fprintf(stderr, "mw_integral: %s: %s\n", what, strerror(errno));
+  exit(1);
+}
+
+static double integrand(double x) { return 2 * sin(x) + exp(x); }
+
+/* trapezium rule with n trapezia on [a, b] */
+static double integrate(double a, double b, long n)
+{
+  double h = (b - a) / (double)n, sum = 0.5 * (integrand(a) + integrand(b));
+  for (long j = 1; j < n; j++)
+    sum += integrand(a + (double)j * h);
+  return sum * h;
+}
+
+static void write_volume(const char *dir, long bytes, int id)
+{
+  if (bytes <= 0)
+    return;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/mw-worker-%d-%d.tmp", dir, (int)getpid(), id);
+  const size_t block = 1 << 20;
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0600);
+  if (fd < 0)
+    die("open with O_DIRECT");
+  void *buffer = NULL;
+  if (posix_memalign(&buffer, 4096, block) != 0)
+    die("posix_memalign");
+  memset(buffer, 7, block);
+  for (long done = 0; done < bytes; done += (long)block)
+    if (write(fd, buffer, block) != (ssize_t)block)
+      die("write");
+  if (fdatasync(fd) != 0)
+    die("fdatasync");
+  close(fd);
+  unlink(path);
+  free(buffer);
+}
+
+static void worker(int id, int in, int out, const char *dir)
+{
+  Share s;
+  if (read(in, &s, sizeof s) != (ssize_t)sizeof s)
+    die("worker read");
+  Result r = {integrate(s.a, s.b, s.steps), {0, 0, 0}};
+  write_volume(dir, s.write_bytes, id);
+  if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
+    die("worker write");
+  _exit(0);
+}
+
+static int run(int k, long steps, long write_bytes, const char *dir, const char *arrivals_path)
+{
+  double *arrival = calloc((size_t)k, sizeof(double)), *finish = calloc((size_t)k, sizeof(double));
+  double *started = calloc((size_t)k, sizeof(double)), *value = calloc((size_t)k, sizeof(double));
+  struct pollfd *fds = calloc((size_t)k, sizeof(struct pollfd));
+  pid_t *pids = calloc((size_t)k, sizeof(pid_t));
+  if (arrivals_path) {
+    FILE *f = fopen(arrivals_path, "r");
+    if (!f)
+      die(arrivals_path);
+    for (int i = 0; i < k; i++)
+      if (fscanf(f, "%lf", &arrival[i]) != 1) {
+        fprintf(stderr, "mw_integral: %s: expected %d arrival times, one a line\n", arrivals_path, k);
+        return 1;
+      }
+    fclose(f);
+  }
+  double t0 = now_s();
+  int next = 0, done = 0;
+  while (done < k) {
+    /* start every worker whose arrival time has come */
+    while (next < k && now_s() - t0 >= arrival[next]) {
+      int to_worker[2], to_master[2];
+      if (pipe(to_worker) != 0 || pipe(to_master) != 0)
+        die("pipe");
+      started[next] = now_s() - t0;
+      pid_t p = fork();
+      if (p < 0)
+        die("fork");
+      if (p == 0) {
+        close(to_worker[1]);
+        close(to_master[0]);
+        worker(next, to_worker[0], to_master[1], dir);
+      }
+      close(to_worker[0]);
+      close(to_master[1]);
+      pids[next] = p;
+      double width = 1.0 / k;
+      Share s = {next * width, (next + 1) * width, steps, write_bytes};
+      if (write(to_worker[1], &s, sizeof s) != (ssize_t)sizeof s)
+        die("master write");
+      close(to_worker[1]);
+      fds[next].fd = to_master[0];
+      fds[next].events = POLLIN;
+      next++;
+    }
+    int wait_ms = -1;
+    if (next < k) {
+      double left = arrival[next] - (now_s() - t0);
+      wait_ms = left > 0 ? (int)ceil(left * 1000) : 0;
+    }
+    if (poll(fds, (nfds_t)next, wait_ms) < 0 && errno != EINTR)
+      die("poll");
+    for (int i = 0; i < next; i++)
+      if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP))) {
+        Result r;
+        if (read(fds[i].fd, &r, sizeof r) != (ssize_t)sizeof r) {
+          fprintf(stderr, "mw_integral: worker %d sent no result\n", i);
+          return 1;
+        }
+        finish[i] = now_s() - t0;
+        value[i] = r.value;
+        close(fds[i].fd);
+        fds[i].fd = -1;
+        done++;
+      }
+  }
+  for (int i = 0; i < k; i++)
+    waitpid(pids[i], NULL, 0);
+  double total = 0, mean = 0;
+  for (int i = 0; i < k; i++) {
+    total += value[i];
+    mean += (finish[i] - started[i]) / k;
+  }
+  /* the whole of [0, 1]: -2 cos x + e^x from 0 to 1 */
+  double exact = -2 * cos(1.0) + exp(1.0) - (-2.0 + 1.0);
+  printf("worker,arrival_s,start_s,finish_s,response_s\n");
+  for (int i = 0; i < k; i++)
+    printf("%d,%.6f,%.6f,%.6f,%.6f\n", i, arrival[i], started[i], finish[i], finish[i] - started[i]);
+  fprintf(stderr, "%d workers: mean response %.4f s; integral %.12f (exact %.12f)\n", k, mean, total, exact);
+  if (fabs(total - exact) > 1e-6 * exact) {
+    fprintf(stderr, "mw_integral: the workers' sum is wrong\n");
+    return 1;
+  }
+  return 0;
+}
+
+/* CPU time of this process: load from other processes does not count */
+static double cpu_s(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* the probe's mix: eight multiply-add chains, 2 flop per multiply-add */
+static double mix_rate(double seconds)
+{
+  volatile double keep = 0;
+  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+  double t0 = cpu_s(), t;
+  long long iterations = 0;
+  do {
+    for (int i = 0; i < 20000; ++i)
+      for (int j = 0; j < 8; ++j)
+        x[j] = x[j] * 0.999999 + 1e-7;
+    iterations += 20000 * 8;
+    t = cpu_s() - t0;
+  } while (t < seconds);
+  for (int j = 0; j < 8; ++j)
+    keep = keep + x[j];
+  return 2.0 * (double)iterations / t;
+}
+
+static int calibrate(long steps, int rounds)
+{
+  volatile double keep = 0;
+  mix_rate(0.05);
+  double sum = 0, squares = 0, rate_sum = 0;
+  for (int r = 0; r < rounds; r++) {
+    double rate = mix_rate(0.1);
+    double t0 = cpu_s();
+    keep = keep + integrate(0, 1, steps);
+    double per_step = (cpu_s() - t0) / (double)steps;
+    double flop = per_step * rate; /* this step's cost in the mix's flop */
+    sum += flop;
+    squares += flop * flop;
+    rate_sum += rate;
+  }
+  double mean = sum / rounds, sd = rounds > 1 ? sqrt((squares - rounds * mean * mean) / (rounds - 1)) : 0;
+  printf("{\"flop_per_step\": %.6g, \"sd\": %.4g, \"rounds\": %d, \"mix_flop_per_s\": %.6g}\n", mean, sd, rounds,
+         rate_sum / rounds);
+  return 0;
+}
+
+int main(int argc, char **argv)
+{
+  if (argc < 2) {
+    fprintf(stderr, "usage: mw_integral run|calibrate [options]\n");
+    return 2;
+  }
+  int k = 10, rounds = 20;
+  long steps = 1000000, write_bytes = 0;
+  const char *dir = ".", *arrivals = NULL;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "--workers"))
+      k = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--steps"))
+      steps = atol(argv[i + 1]);
+    else if (!strcmp(argv[i], "--write-bytes"))
+      write_bytes = atol(argv[i + 1]);
+    else if (!strcmp(argv[i], "--dir"))
+      dir = argv[i + 1];
+    else if (!strcmp(argv[i], "--arrivals"))
+      arrivals = argv[i + 1];
+    else if (!strcmp(argv[i], "--rounds"))
+      rounds = atoi(argv[i + 1]);
+    else {
+      fprintf(stderr, "mw_integral: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  if (k < 1 || steps < 1 || rounds < 2 || write_bytes < 0) {
+    fprintf(stderr, "mw_integral: expected --workers >= 1, --steps >= 1, --rounds >= 2, --write-bytes >= 0\n");
+    return 2;
+  }
+  if (!strcmp(argv[1], "run"))
+    return run(k, steps, write_bytes, dir, arrivals);
+  if (!strcmp(argv[1], "calibrate"))
+    return calibrate(steps, rounds);
+  fprintf(stderr, "mw_integral: unknown mode %s (expected run or calibrate)\n", argv[1]);
+  return 2;
+}

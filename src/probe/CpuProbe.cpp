@@ -1,0 +1,108 @@
+#include "probe/MachineProbes.hpp"
+
+#include <cerrno>
+#include <ctime>
+#include <cstring>
+#include <fmt/format.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+namespace perfcast::probe {
+
+double thread_cpu_s()
+{
+  timespec t;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+namespace {
+
+/// A counter of this thread's user-space instructions; fd < 0 when the kernel refuses.
+struct InstructionCounter {
+  int fd = -1;
+  int error = 0;
+  InstructionCounter()
+  {
+    perf_event_attr attr{};
+    attr.type = PERF_TYPE_HARDWARE;
+    attr.size = sizeof attr;
+    attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+    attr.disabled = 1;
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    fd = static_cast<int>(::syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0));
+    if (fd < 0)
+      error = errno;
+  }
+  ~InstructionCounter()
+  {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  InstructionCounter(const InstructionCounter&) = delete;
+  InstructionCounter& operator=(const InstructionCounter&) = delete;
+};
+
+/// Runs the mix for about `seconds` of this thread's CPU time; returns (flops, CPU seconds).
+std::pair<double, double> run_mix(double seconds, double* keep)
+{
+  double t0 = thread_cpu_s(), elapsed = 0;
+  long long iterations = 0;
+  do {
+    for (int i = 0; i < 20000; ++i)
+      for (int k = 0; k < 8; ++k)
+        keep[k] = keep[k] * 0.999999 + 1e-7;
+    iterations += 20000 * 8;
+    elapsed = thread_cpu_s() - t0;
+  } while (elapsed < seconds);
+  return {2.0 * static_cast<double>(iterations), elapsed};
+}
+
+} // namespace
+
+CpuFigure probe_cpu(const StoppingRule& rule, const Progress& progress, double slice_s)
+{
+  volatile double sink = 0;
+  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+  InstructionCounter counter;
+  CpuFigure f;
+  run_mix(slice_s, x); // warm up: frequency and caches
+  auto sample = [&] {
+    long long count = 0;
+    if (counter.fd >= 0) {
+      ::ioctl(counter.fd, PERF_EVENT_IOC_RESET, 0);
+      ::ioctl(counter.fd, PERF_EVENT_IOC_ENABLE, 0);
+    }
+    auto [flops, seconds] = run_mix(slice_s, x);
+    if (counter.fd >= 0) {
+      ::ioctl(counter.fd, PERF_EVENT_IOC_DISABLE, 0);
+      if (::read(counter.fd, &count, sizeof count) != sizeof count)
+        count = 0;
+      return static_cast<double>(count) / seconds;
+    }
+    return flops / seconds;
+  };
+  f.rate = measure_until_tight(rule, sample, [&](const Estimate& e) {
+    if (progress)
+      progress("cpu", e);
+  });
+  for (double v : x)
+    sink = sink + v;
+  if (counter.fd >= 0) {
+    f.unit = "instructions";
+    f.how = "user-space instructions counted by the kernel (perf_event_open) over the mix of eight multiply-add "
+            "chains, per second of the probe's CPU time";
+  } else {
+    f.unit = "flop";
+    f.how = fmt::format("no hardware counters (perf_event_open: {}): calibrated count, 2 flop per multiply-add of "
+                        "the mix of eight chains (the tracer's kernel, so traces and probes share one unit), per second of the "
+                        "probe's CPU time (time other processes held the core is not counted)",
+                        std::strerror(counter.error));
+  }
+  return f;
+}
+
+} // namespace perfcast::probe

@@ -1,0 +1,205 @@
+#include "probe/MachineProbes.hpp"
+
+#include "core/Error.hpp"
+
+#include <algorithm>
+#include <arpa/inet.h>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fmt/format.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <utility>
+#include <vector>
+
+namespace perfcast::probe {
+namespace {
+
+constexpr int kRoundTrips = 200; // per sample
+
+struct Socket {
+  int fd = -1;
+  Socket() = default;
+  explicit Socket(int f) : fd(f) {}
+  ~Socket()
+  {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  Socket(Socket&& o) noexcept : fd(o.fd) { o.fd = -1; }
+  Socket& operator=(Socket&& o) noexcept
+  {
+    std::swap(fd, o.fd);
+    return *this;
+  }
+  Socket(const Socket&) = delete;
+  Socket& operator=(const Socket&) = delete;
+};
+
+void no_delay(int fd)
+{
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+bool transfer_all(int fd, char* data, int bytes, bool send)
+{
+  int done = 0;
+  while (done < bytes) {
+    ssize_t n = send ? ::send(fd, data + done, static_cast<std::size_t>(bytes - done), MSG_NOSIGNAL)
+                     : ::recv(fd, data + done, static_cast<std::size_t>(bytes - done), 0);
+    if (n <= 0) {
+      if (n < 0 && errno == EINTR)
+        continue;
+      return false;
+    }
+    done += static_cast<int>(n);
+  }
+  return true;
+}
+
+void echo(int fd, int bytes)
+{
+  std::vector<char> buffer(static_cast<std::size_t>(bytes));
+  while (transfer_all(fd, buffer.data(), bytes, false) && transfer_all(fd, buffer.data(), bytes, true)) {
+  }
+}
+
+Socket listen_on(int port, int& bound_port)
+{
+  Socket s(::socket(AF_INET, SOCK_STREAM, 0));
+  int one = 1;
+  ::setsockopt(s.fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  a.sin_addr.s_addr = port == 0 ? htonl(INADDR_LOOPBACK) : htonl(INADDR_ANY);
+  socklen_t len = sizeof a;
+  if (s.fd < 0 || ::bind(s.fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(s.fd, 1) != 0 ||
+      ::getsockname(s.fd, reinterpret_cast<sockaddr*>(&a), &len) != 0)
+    throw Error(fmt::format("net probe: cannot listen on port {}: {}", port, std::strerror(errno)));
+  bound_port = ntohs(a.sin_port);
+  return s;
+}
+
+Socket connect_to(const std::string& host, const std::string& port)
+{
+  addrinfo hints{}, *found = nullptr;
+  hints.ai_socktype = SOCK_STREAM;
+  if (int rc = ::getaddrinfo(host.c_str(), port.c_str(), &hints, &found); rc != 0)
+    throw Error(fmt::format("net probe: cannot resolve '{}:{}': {}", host, port, ::gai_strerror(rc)));
+  Socket s;
+  for (addrinfo* a = found; a; a = a->ai_next) {
+    Socket c(::socket(a->ai_family, a->ai_socktype, a->ai_protocol));
+    if (c.fd >= 0 && ::connect(c.fd, a->ai_addr, a->ai_addrlen) == 0) {
+      s = std::move(c);
+      break;
+    }
+  }
+  ::freeaddrinfo(found);
+  if (s.fd < 0)
+    throw Error(fmt::format("net probe: cannot connect to {}:{}: {}", host, port, std::strerror(errno)));
+  no_delay(s.fd);
+  return s;
+}
+
+double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+/// Samples batches of round trips on a connected socket. The sending call's
+/// time is o_s; the receiving call's, once the reply has arrived (waited for
+/// with poll, not counted), is o_r; o is their mean and l what remains of the
+/// one-way time, so that 2 o + l is the one-way time measured.
+NetFigure ping_pong(int fd, int bytes, const StoppingRule& rule, const Progress& progress, std::string between)
+{
+  std::vector<char> buffer(static_cast<std::size_t>(bytes), 'p');
+  std::vector<double> overheads;
+  NetFigure f;
+  f.message_bytes = bytes;
+  f.between = std::move(between);
+  auto sample = [&] {
+    double in_calls = 0, t0 = now_s();
+    for (int i = 0; i < kRoundTrips; ++i) {
+      double s0 = now_s();
+      bool sent = transfer_all(fd, buffer.data(), bytes, true);
+      double s1 = now_s();
+      pollfd ready{fd, POLLIN, 0};
+      while (sent && ::poll(&ready, 1, -1) < 0 && errno == EINTR) {
+      }
+      double r0 = now_s();
+      if (!sent || !transfer_all(fd, buffer.data(), bytes, false))
+        throw Error(fmt::format("net probe: the peer closed the connection ({})", f.between));
+      in_calls += (s1 - s0) + (now_s() - r0);
+    }
+    overheads.push_back(in_calls / (2.0 * kRoundTrips));
+    return (now_s() - t0) / (2.0 * kRoundTrips);
+  };
+  sample(); // warm up: connection and caches
+  overheads.clear();
+  f.one_way_s = measure_until_tight(rule, sample, [&](const Estimate& e) {
+    if (progress)
+      progress("messages", e);
+  });
+  f.overhead_s = summarize(overheads);
+  f.latency_s = std::max(0.0, f.one_way_s.mean - 2 * f.overhead_s.mean);
+  return f;
+}
+
+} // namespace
+
+NetFigure probe_net_loopback(int message_bytes, const StoppingRule& rule, const Progress& progress)
+{
+  int port = 0;
+  Socket listener = listen_on(0, port);
+  pid_t child = ::fork();
+  if (child < 0)
+    throw Error(fmt::format("net probe: cannot start the echo process: {}", std::strerror(errno)));
+  if (child == 0) {
+    int fd = ::accept(listener.fd, nullptr, nullptr);
+    if (fd >= 0) {
+      no_delay(fd);
+      echo(fd, message_bytes);
+    }
+    ::_exit(0);
+  }
+  NetFigure f;
+  try {
+    Socket c = connect_to("127.0.0.1", std::to_string(port));
+    f = ping_pong(c.fd, message_bytes, rule, progress, "loopback TCP between two processes on this host");
+  } catch (...) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    throw;
+  }
+  ::waitpid(child, nullptr, 0); // the child ends when the connection closes
+  return f;
+}
+
+NetFigure probe_net_peer(const std::string& host_port, int message_bytes, const StoppingRule& rule,
+                         const Progress& progress)
+{
+  auto colon = host_port.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
+    throw Error(fmt::format("--net-peer '{}': expected HOST:PORT", host_port));
+  Socket c = connect_to(host_port.substr(0, colon), host_port.substr(colon + 1));
+  return ping_pong(c.fd, message_bytes, rule, progress, "TCP with the echo server at " + host_port);
+}
+
+void serve_net(int port, int message_bytes)
+{
+  int bound = 0;
+  Socket listener = listen_on(port, bound);
+  Socket peer(::accept(listener.fd, nullptr, nullptr));
+  if (peer.fd < 0)
+    throw Error(fmt::format("net probe: accept on port {} failed: {}", port, std::strerror(errno)));
+  no_delay(peer.fd);
+  echo(peer.fd, message_bytes);
+}
+
+} // namespace perfcast::probe

@@ -1,0 +1,158 @@
+// perfcast probe: measure this machine (processing rate, memory slowdown, disk,
+// messages) and write it as a platform for perfcast schedule and replay.
+#include "Command.hpp"
+
+#include "core/Error.hpp"
+#include "core/OutputFile.hpp"
+#include "core/Units.hpp"
+#include "platform/ThisMachine.hpp"
+#include "probe/CpuRate.hpp"
+#include "probe/ProbeReport.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace perfcast::cli {
+namespace {
+
+struct ProbeArgs {
+  std::string output, dir = ".", memory_max, disk_size = "64MiB", net_peer, memory_clock = "cpu";
+  std::vector<std::string> skip;
+  double relative_error = 0.02;
+  long min_samples = 5, max_samples = 50;
+  int memory_levels = 8, net_serve = 0, message_bytes = 32;
+  bool json = false, force = false, allow_swap = false;
+};
+
+double size_option(const std::string& text, const char* flag, double low, double high)
+{
+  auto v = parse_bytes(text);
+  if (!v || *v < low || *v > high)
+    throw Error(fmt::format("{} '{}': expected a size from {:.0f} MiB to {:.0f} MiB, such as \"256MiB\"", flag, text,
+                            low / (1 << 20), high / (1 << 20)));
+  return *v;
+}
+
+void check(const ProbeArgs& a)
+{
+  if (!(a.relative_error > 0 && a.relative_error < 1))
+    throw Error(fmt::format("--rel-error {}: expected a fraction of the mean between 0 and 1, such as 0.02",
+                            a.relative_error));
+  if (a.min_samples < 2 || a.max_samples < a.min_samples || a.max_samples > 100000)
+    throw Error(fmt::format("--min-samples {} --max-samples {}: expected 2 <= min <= max <= 100000", a.min_samples,
+                            a.max_samples));
+  if (a.memory_levels < 2 || a.memory_levels > 64)
+    throw Error(fmt::format("--memory-levels {}: expected 2 to 64 (three points at least for a fit)",
+                            a.memory_levels));
+  if (a.message_bytes < 1 || a.message_bytes > (1 << 20))
+    throw Error(fmt::format("--message-bytes {}: expected 1 to 1048576", a.message_bytes));
+  if (a.memory_clock != "cpu" && a.memory_clock != "wall")
+    throw Error(fmt::format("--memory-clock '{}': expected cpu or wall", a.memory_clock));
+  for (const std::string& s : a.skip)
+    if (s != "memory" && s != "disk" && s != "net")
+      throw Error(fmt::format("--skip '{}': expected memory, disk or net", s));
+  auto colon = a.net_peer.rfind(':');
+  if (!a.net_peer.empty() && (colon == std::string::npos || colon == 0 || colon + 1 == a.net_peer.size()))
+    throw Error(fmt::format("--net-peer '{}': expected HOST:PORT", a.net_peer));
+  struct stat st;
+  if (::stat(a.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw Error(fmt::format("--dir '{}': expected an existing directory for the disk probe's file", a.dir));
+  if (a.output.empty() && a.net_serve == 0)
+    throw Error("perfcast probe: expected -o FILE (the platform to write) or --net-serve PORT");
+}
+
+bool skipped(const ProbeArgs& a, const char* what) { return std::find(a.skip.begin(), a.skip.end(), what) != a.skip.end(); }
+
+int run_probe(const ProbeArgs& a)
+{
+  check(a);
+  if (a.net_serve != 0) {
+    if (a.net_serve < 1 || a.net_serve > 65535)
+      throw Error(fmt::format("--net-serve {}: expected a port from 1 to 65535", a.net_serve));
+    std::cerr << fmt::format("echoing {}-byte messages on port {} for one peer\n", a.message_bytes, a.net_serve);
+    probe::serve_net(a.net_serve, a.message_bytes);
+    return 0;
+  }
+  OutputTarget out = check_output(a.output, "platform", a.force);
+  probe::ProbeResult r;
+  r.rule = {a.relative_error, a.min_samples, a.max_samples};
+  r.memory_info = probe::read_meminfo();
+  double memory_max = probe::default_memory_max(r.memory_info);
+  if (!a.memory_max.empty())
+    memory_max = size_option(a.memory_max, "--memory-max", 1 << 20,
+                             a.allow_swap ? r.memory_info.available_bytes + 0.9 * r.memory_info.swap_total_bytes
+                                          : 0.5 * r.memory_info.available_bytes);
+  double disk_bytes = size_option(a.disk_size, "--disk-size", 1 << 20, 1 << 30);
+  r.machine = describe_this_machine();
+
+  bool tty = ::isatty(STDERR_FILENO);
+  probe::Progress progress = [tty](const std::string& figure, const probe::Estimate& e) {
+    if (tty)
+      std::cerr << fmt::format("\r\033[Kprobe {}: sample {}, mean {:.5g}, 95% half-width {:.2f}%", figure, e.n,
+                               e.mean, e.n > 1 ? 100 * e.relative_half_width() : 100.0)
+                << std::flush;
+  };
+  r.cpu = probe::probe_cpu(r.rule, progress);
+  if (!skipped(a, "memory"))
+    r.memory = probe::probe_memory(memory_max, a.memory_levels, r.memory_info, r.rule, progress,
+                                    a.memory_clock == "wall");
+  if (!skipped(a, "disk")) {
+    r.disk_dir = a.dir;
+    r.disk_file_bytes = disk_bytes;
+    r.disk = probe::probe_disk(a.dir, disk_bytes, r.rule, progress);
+  }
+  if (!skipped(a, "net"))
+    r.net = a.net_peer.empty() ? probe::probe_net_loopback(a.message_bytes, r.rule, progress)
+                               : probe::probe_net_peer(a.net_peer, a.message_bytes, r.rule, progress);
+  r.loopback_bytes_per_s = measure_memcpy_rate();
+  if (tty)
+    std::cerr << "\r\033[K";
+  write_output(out, probe::probe_platform(r).dump(2) + "\n");
+  if (a.json)
+    std::cout << probe::figures_json(r).dump(2) << "\n";
+  else
+    std::cout << probe::figures_text(r) << "wrote " << a.output << "\n";
+  return 0;
+}
+
+} // namespace
+
+void add_probe_commands(CLI::App& app, std::vector<Command>& out)
+{
+  auto a = std::make_shared<ProbeArgs>();
+  auto* p = app.add_subcommand("probe", "measure this machine (cpu, memory slowdown, disk, messages) as a platform");
+  p->add_option("-o,--output", a->output, "platform file to write (- for stdout)");
+  p->add_flag("--json", a->json, "print the figures with their statistics as JSON");
+  p->add_flag("--force", a->force, "replace an output file that perfcast did not write");
+  p->add_option("--rel-error", a->relative_error,
+                "repeat each figure until its 95% interval is within this fraction of its mean")
+      ->capture_default_str();
+  p->add_option("--min-samples", a->min_samples, "fewest repetitions of a figure")->capture_default_str();
+  p->add_option("--max-samples", a->max_samples, "most repetitions of a figure")->capture_default_str();
+  p->add_option("--memory-max", a->memory_max,
+                "most memory the memory probe holds (default: 2GiB or a tenth of MemAvailable, the smaller; at most "
+                "half of MemAvailable, or available plus 90% of swap with --allow-swap)");
+  p->add_flag("--allow-swap", a->allow_swap,
+              "let --memory-max go beyond main memory into swap, to measure the exponential part (not on a shared "
+              "machine)");
+  p->add_option("--memory-levels", a->memory_levels, "memory levels between 0 and --memory-max")
+      ->capture_default_str();
+  p->add_option("--memory-clock", a->memory_clock,
+                "time the memory probe's reference task in its CPU time (cpu: robust to other load) or elapsed "
+                "time (wall: also counts waiting for swap-ins)")
+      ->capture_default_str();
+  p->add_option("--dir", a->dir, "directory for the disk probe's temporary file")->capture_default_str();
+  p->add_option("--disk-size", a->disk_size, "size of the disk probe's file (1MiB to 1GiB)")->capture_default_str();
+  p->add_option("--net-peer", a->net_peer,
+                "HOST:PORT of `perfcast probe --net-serve PORT` on another host: messages between the two hosts "
+                "instead of loopback");
+  p->add_option("--net-serve", a->net_serve, "echo messages for one --net-peer on PORT, then exit");
+  p->add_option("--message-bytes", a->message_bytes, "size of the probe's messages")->capture_default_str();
+  p->add_option("--skip", a->skip, "probes to leave out: memory, disk, net (the cpu is always probed)")
+      ->delimiter(',');
+  out.push_back({p, [a] { return run_probe(*a); }});
+}
+
+} // namespace perfcast::cli
