@@ -110,3 +110,23 @@ TEST(ProcessBalance, NoMigrationWhenTheCostExceedsTheGain)
   EXPECT_NEAR(r[2].finish_s, 20, 1e-9);
   EXPECT_EQ(r[0].migrations + r[2].migrations, 0);
 }
+
+TEST(ProcessBalance, TinyPeriodDoesNotRoundForever)
+{
+  // what it guards: rounds every nanosecond over 1000 s of simulated time
+  // would be 1e12 events; rounds between two events change nothing and are
+  // skipped. 20 processes of 1e11 instructions on two computers.
+  std::vector<ComputerSpec> cs{computer(1, 1e9, 4096), computer(1, 1e9, 4096)};
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 20; ++i)
+    ps.push_back({i, i * 10.0, 10, {{StageKind::Cpu, 1e11}}});
+  auto policy = make_policy("balance:period=1e-9,probes=1");
+  Rng rng(3);
+  auto r = simulate_processes(cs, ps, *policy, rng);
+  // all the work (2e12 instructions) on 2e9 instructions/s takes at least 1000 s
+  double end = 0;
+  for (const auto& x : r)
+    end = std::max(end, x.finish_s);
+  EXPECT_GE(end, 1000.0);
+  EXPECT_LT(end, 1100.0);
+}

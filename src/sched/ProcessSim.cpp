@@ -4,6 +4,7 @@
 #include "sched/LoadIndex.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <fmt/format.h>
 #include <queue>
@@ -246,6 +247,8 @@ private:
         state_[static_cast<std::size_t>(c)].future_cpu += st.amount;
     }
     ++active_;
+    if (options_.progress && (++arrived_ & 0xffff) == 0)
+      options_.progress(arrived_, now_);
     // memory in use changes every CPU job's speed on this computer
     advance_cpu(c);
     ComputerState& s = state_[static_cast<std::size_t>(c)];
@@ -346,11 +349,21 @@ private:
 
   void rebalance(double period)
   {
+    bool moved = false;
     if (active_ > 0)
-      for (const Migration& m : policy_.rebalance(computers_, *this))
+      for (const Migration& m : policy_.rebalance(computers_, *this)) {
         depart(m.process, m.to);
-    if (active_ > 0 || events_.size() > 0)
-      push(now_ + period, EventKind::Rebalance, 0, 0);
+        moved = true;
+      }
+    if (active_ == 0 && events_.empty())
+      return;
+    // a move not worth it now is not worth it before something changes (what
+    // it would gain only shrinks as the process runs): skip to the first
+    // round after the next event, so a short period cannot spin on idle rounds
+    double next = now_ + period;
+    if (!moved && !events_.empty() && events_.top().time > next)
+      next = now_ + period * std::ceil((events_.top().time - now_) / period);
+    push(next, EventKind::Rebalance, 0, 0);
   }
 
   /// Takes a process in a CPU stage off its computer and sends its memory to `to`.
@@ -420,6 +433,7 @@ private:
   std::uint64_t seq_ = 0;
   double now_ = 0;
   long long active_ = 0; // arrived and not finished
+  long long arrived_ = 0;
 };
 
 } // namespace

@@ -130,6 +130,8 @@ struct ProcessSimOptions {
   bool exhaustive_loads = false;
   /// When set, receives (time, computer, busy cores) at every change.
   std::function<void(double time_s, int computer, int busy_cores)> on_busy_change;
+  /// When set, called after every 65,536 arrivals with the count so far.
+  std::function<void(long long arrived, double time_s)> progress;
 };
 
 /// Runs the processes (sorted by arrival, ties by id) to completion.

@@ -79,10 +79,11 @@ std::string UtilisationRecorder::svg(const std::string& title, const std::vector
     }
     return s;
   };
-  std::vector<PlotSeries> out{series(total_, total_cores_, "all cores", colours[0])};
+  std::vector<PlotSeries> out;
   for (std::size_t c = 0; c < per_computer_.size(); ++c)
     out.push_back(series(per_computer_[c], cores_[c], c < names.size() ? names[c] : "computer",
                          colours[1 + c % 8]));
+  out.push_back(series(total_, total_cores_, "all cores", colours[0])); // drawn last, on top
   return line_chart_svg(title, "time (s)", "busy cores (%)", out);
 }
 

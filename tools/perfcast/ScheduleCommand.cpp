@@ -14,7 +14,10 @@
 #include "sched/Workload.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <unistd.h>
 #include <fmt/format.h>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -77,8 +80,19 @@ std::vector<Row> run_processes(const ScheduleArgs& a, const Platform& platform,
   options.route = [&platform](int from, int to) { return route_cost(platform, from, to); };
   if (recorder)
     options.on_busy_change = [recorder](double t, int c, int busy) { recorder->change(t, c, busy); };
+  bool tty = ::isatty(STDERR_FILENO);
+  auto started = std::chrono::steady_clock::now();
+  long long total = static_cast<long long>(processes.size());
+  if (tty)
+    options.progress = [&](long long arrived, double simulated) {
+      double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::fprintf(stderr, "\rscheduling: %lld of %lld processes arrived, simulated %.6g s, %.1f s elapsed   ", arrived,
+                   total, simulated, secs);
+    };
   Rng rng(a.seed);
   auto results = sched::simulate_processes(computers, std::move(processes), *policy, rng, options);
+  if (tty && total >= (1 << 16))
+    std::fprintf(stderr, "\r%90s\r", "");
   std::vector<Row> rows;
   rows.reserve(results.size());
   for (const auto& r : results)
@@ -151,7 +165,7 @@ int run_schedule(const ScheduleArgs& a)
   }
   if (recorder) {
     recorder->finish(end);
-    write_output(plot, recorder->svg(fmt::format("Busy cores, {} under {}", a.workload, a.policy), names));
+    write_output(plot, mark_svg(recorder->svg(fmt::format("Busy cores, {} under {}", a.workload, a.policy), names)));
   }
   const char* unit = batch ? "jobs" : "processes";
   nlohmann::json j = {{"policy", a.policy}, {unit, rows.size()}, {"makespan_s", end}, {"response_s", summary(response)},
@@ -194,6 +208,8 @@ int run_schedule(const ScheduleArgs& a)
   }
   if (batch)
     std::cout << "(slowdown of a job: response over max(run time, 10 s))\n";
+  if (recorder && plot.mode != OutputMode::Stdout)
+    std::cout << "\nutilisation plot written to " << a.utilisation << "\n";
   if (a.per_process) {
     std::cout << fmt::format("\n{:>10} {:<12} {:>14} {:>14} {:>12} {:>12} {:>10}\n", "id", "computer", "arrival_s",
                              "finish_s", "response_s", "waiting_s", "slowdown");
