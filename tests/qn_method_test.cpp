@@ -26,6 +26,7 @@ QueueingModel truth_model()
   QueueingModel m;
   m.sends = {CurveForm::LogLinear, 200, 50};
   m.message_bytes = {CurveForm::Inverse, 2000, 400000};
+  m.run_bytes = Curve{CurveForm::Linear, 4e7, 6e5}; // B(n); m(n) = B(n) / (n s(n))
   m.v_comm = 0.2;
   m.v_comp = 0.8;
   m.work_flops = 5e11;
@@ -43,7 +44,7 @@ MeasuredRun synthetic_run(const QueueingModel& truth, const Platform& p, const H
   r.time_s = predict_run_time(truth, p, placement, MvaSolver::Exact).time_s;
   r.mpi_s = r.procs > 1 ? truth.v_comm * r.time_s : 0.0;
   r.sends_per_process = r.procs > 1 ? truth.sends(r.procs) : 0.0;
-  r.message_bytes = r.procs > 1 ? truth.message_bytes(r.procs) : 0.0;
+  r.message_bytes = r.procs > 1 ? message_bytes_at(truth, r.procs) : 0.0;
   r.source = "synthetic";
   return r;
 }
@@ -109,12 +110,14 @@ TEST(QnMethod, OneProcessRunsAloneCannotIdentifyNetConstant)
 
 TEST(QnMethod, LocalMessagesQueueAtTheNicOfAClusterWithoutLoopback)
 {
-  // 4 processes on host 0: share 1, rest 0, local (n_i - 1)/n = 3/4. Without a
-  // loopback SimGrid sends them over the host's up and down links, so each
-  // NIC direction is visited 3/4 times per cycle with service
-  // m T_w Net_Constant = (2000 + 400000/4) B / 125e6 B/s x 1.7
+  // 4 processes on host 0: share 1, rest 0, local (n_i - 1)/n = 3/4 (partners
+  // among all n, as eq. 8). Without a loopback SimGrid sends them over the
+  // host's up and down links, so each NIC direction is visited 3/4 times per
+  // cycle with service m T_w Net_Constant = (2000 + 400000/4) B / 125e6 B/s x 1.7
   Platform p = two_nodes();
   QueueingModel m = truth_model();
+  m.run_bytes.reset();
+  m.other_partners = false;
   ClosedNetwork net = build_network(m, p, {{0, 4}});
   double s_net = (2000 + 400000.0 / 4) / 125e6 * 1.7;
   EXPECT_NEAR(demand_of(net, "e5620-0.net-out"), 0.75 * s_net, 1e-12);
@@ -133,10 +136,12 @@ TEST(QnMethod, NetConstantScalesTheStartupTimeToo)
 {
   // one process per host: share = rest = 1/2, no local message; a job on host
   // 0 pays the route latency (101 us) once per remote message, with
-  // probability share x rest = 1/4; Net_Constant multiplies the whole message
-  // time T_s + m T_w (eq. 4 and 7), so doubling it doubles the delay
+  // probability share x rest = 1/4 (partners among all n, eq. 9);
+  // Net_Constant multiplies the whole message time T_s + m T_w (eq. 4 and 7),
+  // so doubling it doubles the delay
   Platform p = two_nodes();
   QueueingModel m = truth_model();
+  m.other_partners = false;
   m.net_constant = 1;
   double one = demand_of(build_network(m, p, {{0, 1}, {1, 1}}), "e5620-0.latency");
   EXPECT_NEAR(one, 0.25 * 101e-6, 1e-12);

@@ -27,7 +27,7 @@ MeasuredRun synthetic_run(const QueueingModel& truth, const Platform& p, const H
   r.time_s = predict_run_time(truth, p, placement, MvaSolver::Exact).time_s;
   r.mpi_s = truth.v_comm * r.time_s;
   r.sends_per_process = truth.sends(r.procs);
-  r.message_bytes = truth.message_bytes(r.procs);
+  r.message_bytes = message_bytes_at(truth, r.procs);
   r.source = "synthetic";
   return r;
 }
@@ -37,6 +37,7 @@ QueueingModel truth_model()
   QueueingModel m;
   m.sends = {CurveForm::LogLinear, 200, 50};
   m.message_bytes = {CurveForm::Inverse, 2000, 400000};
+  m.run_bytes = Curve{CurveForm::Linear, 4e7, 6e5}; // B(n); m(n) = B(n) / (n s(n))
   m.v_comm = 0.2;
   m.v_comp = 0.8;
   m.work_flops = 5e12;
@@ -114,6 +115,7 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
   // the NIC refinement for clusters without loopback)
   QueueingModel m = truth_model();
   m.local_via_nic = false;
+  m.other_partners = false; // a partner drawn among all n processes, as eq. 9
   Platform p = hetero8();
   // 6 processes on host 0 and 2 on host 6 (n = 8)
   ClosedNetwork net = build_network(m, p, {{0, 6}, {6, 2}});
@@ -125,7 +127,7 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
   EXPECT_EQ(net.stations[0].servers, 8);
   // 125 MB/s, each direction of the duplex NIC gets one term of eq. 9; the
   // route's 101 us of latency is a delay station
-  double s_net = m.message_bytes(n) / 1.25e8 * 1.7;
+  double s_net = message_bytes_at(m, n) / 1.25e8 * 1.7;
   EXPECT_NEAR(net.stations[1].demand_s, v_net0 / 2 * s_net, 1e-12);
   EXPECT_NEAR(net.stations[2].demand_s, v_net0 / 2 * s_net, 1e-12);
   EXPECT_EQ(net.stations[3].kind, StationKind::Delay);

@@ -110,7 +110,7 @@ Curve fit_curve(CurveForm form, const std::vector<double>& n, const std::vector<
   return c;
 }
 
-bool stays_positive(const Curve& c)
+bool stays_positive(const Curve& c, double max_growth)
 {
   // from n = 2 on: a one-process run sends nothing, so s(1) and m(1) are never
   // used, and a count that saturates (a - b/n, the last rank of a pipeline
@@ -120,15 +120,17 @@ bool stays_positive(const Curve& c)
   case CurveForm::LogLinear: return c.b >= 0 && c.a + c.b * std::log(2.0) > 0;
   case CurveForm::Inverse: return c.a > 0 && c.a + c.b / 2 > 0;
   case CurveForm::Linear: return c.b >= 0 && c.a + 2 * c.b > 0;
-  // growing faster than n, a count extrapolated 8 times beyond the runs
-  // would explode: no fixed-size code sends more than linearly more
-  case CurveForm::Power: return c.a > 0 && c.b <= 1;
+  // growing faster than n (a run's total: n^2), a count extrapolated 8 times
+  // beyond the runs would explode: no fixed-size code sends more than
+  // linearly more per process
+  case CurveForm::Power: return c.a > 0 && c.b <= max_growth;
   }
   return false;
 }
 
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
-                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive)
+                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive,
+                         double max_growth)
 {
   CurveChoice best;
   auto last_resort = [&] {
@@ -136,18 +138,18 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     if (!positive || !all_positive)
       return fit_curve(CurveForm::Constant, n, y);
     Curve c = fit_curve(CurveForm::Power, n, y);
-    if (c.b > 1) {
-      // at most linear growth: y ~ a n, a the geometric mean of y / n
+    if (c.b > max_growth) {
+      // the fastest growth allowed: y ~ a n^max_growth, a the geometric mean of y / n^max_growth
       double log_a = 0;
       for (std::size_t i = 0; i < n.size(); ++i)
-        log_a += std::log(y[i] / n[i]);
-      c = Curve{CurveForm::Power, std::exp(log_a / static_cast<double>(n.size())), 1};
+        log_a += std::log(y[i]) - max_growth * std::log(n[i]);
+      c = Curve{CurveForm::Power, std::exp(log_a / static_cast<double>(n.size())), max_growth};
     }
     return c;
   };
   if (n.size() < 3) {
     best.curve = fit_curve(fallback, n, y);
-    if (positive && !stays_positive(best.curve))
+    if (positive && !stays_positive(best.curve, max_growth))
       best.curve = last_resort();
     return best;
   }
@@ -176,7 +178,7 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
       continue;
     if (positive) {
       try {
-        if (!stays_positive(fit_curve(form, n, y)))
+        if (!stays_positive(fit_curve(form, n, y), max_growth))
           continue;
       } catch (const Error&) {
         continue;

@@ -37,16 +37,18 @@ struct CurveChoice {
   bool cross_validated = false;
 };
 
-/// Whether a curve stays positive for every n >= 2 and grows at most
-/// linearly (extrapolation is safe for a per-process count or size).
-bool stays_positive(const Curve& curve);
+/// Whether a curve stays positive for every n >= 2 and grows at most as
+/// n^max_growth: linearly for a per-process count or size, quadratically for
+/// a run's total (every pair of processes exchanging a fixed amount).
+bool stays_positive(const Curve& curve, double max_growth = 1);
 
 /// Fits every candidate form and keeps the one with the smallest leave-one-out
 /// error (ties: the earlier candidate). With fewer than three points there is
 /// nothing to validate on: `fallback` is fitted. With `positive`, forms whose
 /// fit would turn non-positive at some n >= 1 are not kept (a Power fit is the
-/// last resort).
+/// last resort); `max_growth` bounds the growth as in stays_positive.
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
-                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive = false);
+                         const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive = false,
+                         double max_growth = 1);
 
 } // namespace perfcast

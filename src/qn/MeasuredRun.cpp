@@ -5,6 +5,7 @@
 #include "core/Units.hpp"
 #include "trace/TraceDirectory.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -142,13 +143,19 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   r.source = path;
   r.time_s = number(doc, "makespan_s", path);
   const json& ranks = doc.at("ranks");
-  double mpi = 0, wait = 0, sent = 0, bytes = 0;
+  double mpi = 0, wait = 0, sent = 0, bytes = 0, received = 0, busiest = 0;
   for (const json& rank : ranks) {
     r.placement[rank.at("host").get<std::string>()] += 1;
     wait += number(rank, "wait_s", path);
     mpi += number(rank, "communicate_s", path) + number(rank, "wait_s", path);
     sent += number(rank, "messages_sent", path);
     bytes += number(rank, "bytes_sent", path);
+    // a reduce's root receives from every rank: the model needs that share
+    if (rank.contains("bytes_received")) {
+      double b = number(rank, "bytes_received", path);
+      received += b;
+      busiest = std::max(busiest, b);
+    }
   }
   r.procs = static_cast<int>(ranks.size());
   if (r.procs == 0)
@@ -157,6 +164,8 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   r.wait_s = wait / r.procs;
   r.sends_per_process = sent / r.procs;
   r.message_bytes = sent > 0 ? bytes / sent : 0;
+  if (received > 0)
+    r.hot_receive_share = busiest / received;
   check_run(r, path);
   return r;
 }

@@ -16,6 +16,8 @@ struct MeasuredRun {
   double wait_s = -1;                   ///< the part of mpi_s spent waiting for a partner; -1 when unknown
   double sends_per_process = 0;         ///< s(n)
   double message_bytes = 0;             ///< m(n), mean bytes per message
+  /// share of all bytes received that the busiest receiving rank got; -1 when unknown
+  double hot_receive_share = -1;
   std::string source;                   ///< file (and line) it came from
 };
 

@@ -99,6 +99,72 @@ HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
   return counts;
 }
 
+double message_bytes_at(const QueueingModel& model, double n)
+{
+  if (!model.run_bytes)
+    return std::max(model.message_bytes(n), 0.0);
+  // m(n) = B(n) / (n s(n)): the bytes a run sends, spread over its messages
+  double messages = n * cycles_at(model, n);
+  return std::max((*model.run_bytes)(n), 0.0) / messages;
+}
+
+double hot_receive_share_at(const QueueingModel& model, double n)
+{
+  double uniform = 1 / std::max(n, 1.0);
+  if (!model.hot_receive)
+    return uniform;
+  return std::clamp((*model.hot_receive)(n), uniform, 1.0);
+}
+
+namespace {
+
+// Where a cycle's message goes, per node: the chance it leaves the node for
+// another, enters it from another, or stays between two of its processes.
+// Senders are uniform (a process sends with probability 1/n). Receivers: the
+// busiest, put on the placement's first host, has weight h, the other n-1
+// ranks (1-h)/(n-1) each (h = 1/n: uniform). With `others`, a process sends to
+// one of the n-1 others in proportion to their weights (the busiest receiver
+// itself sends to the others evenly); without, as the paper's eq. 9, its
+// partner may be itself, which halves a 2-process run's network traffic.
+struct NodeTraffic {
+  double out = 0, in = 0, local = 0;
+};
+
+std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot, bool others)
+{
+  std::vector<NodeTraffic> t(placement.size());
+  if (n < 2)
+    return t;
+  double other = (1 - hot) / (n - 1);
+  // a plain (not the busiest) source reaches weight 1 - other, its own excluded
+  double norm = others ? 1 - other : 1.0;
+  int hot_host = placement.begin()->first;
+  std::size_t k = 0;
+  for (const auto& [host, count] : placement) {
+    double ni = count;
+    bool has_hot = host == hot_host;
+    double weight = has_hot ? hot + (ni - 1) * other : ni * other; // W_i, node i's share as a receiver
+    double plain_here = has_hot ? ni - 1 : ni;
+    double plain_elsewhere = (n - 1) - plain_here;
+    NodeTraffic& x = t[k++];
+    x.out = plain_here / n * (1 - weight) / norm;
+    x.local = plain_here / n * (weight - other) / norm;
+    x.in = plain_elsewhere / n * weight / norm;
+    // the busiest receiver as a source: to the n-1 others evenly (with
+    // `others`), or by weight, itself included (without)
+    if (has_hot) {
+      x.out += (others ? (n - ni) / (n - 1) : 1 - weight) / n;
+      x.local += (others ? (ni - 1) / (n - 1) : weight - hot) / n;
+    } else {
+      x.in += (others ? ni / (n - 1) : weight) / n;
+    }
+    x.local = std::max(0.0, x.local);
+  }
+  return t;
+}
+
+} // namespace
+
 ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement)
 {
   double n = 0;
@@ -107,10 +173,13 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
   if (n < 1)
     throw Error("placement has no process");
   double s = cycles_at(model, n);
-  double m = std::max(model.message_bytes(n), 0.0);
+  double m = message_bytes_at(model, n);
+  std::vector<NodeTraffic> traffic = node_traffic(placement, n, hot_receive_share_at(model, n), model.other_partners);
   ClosedNetwork net;
+  std::size_t node = 0;
   for (const auto& [host, count] : placement) {
     const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
+    const NodeTraffic& t = traffic[node++];
     double ni = count, share = ni / n, rest = (n - ni) / n, local = (ni - 1) / n;
     double v_cpu = share * model.v_comp + share * local * model.v_comm + rest * share * model.v_comm; // eq. 8
     double s_cpu = model.work_flops / (s * n * h.speed_flops);                                         // eq. 3, 6
@@ -121,8 +190,8 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     Nic self = model.local_via_nic ? self_route_via_nic(platform, host) : Nic{};
     if (!nic.exists)
       nic = self;
-    double v_out = share * rest + (self.exists ? share * local : 0.0); // first term of eq. 9
-    double v_in = rest * share + (self.exists ? share * local : 0.0);  // second term of eq. 9
+    double v_out = t.out + (self.exists ? t.local : 0.0); // first term of eq. 9
+    double v_in = t.in + (self.exists ? t.local : 0.0);   // second term of eq. 9
     // eq. 4, 5, 7: Net_Constant corrects the whole message time, start-up included
     double s_net = m * nic.per_byte_s * model.net_constant;
     net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores, {}});
@@ -136,7 +205,7 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     // the start-up time the paper sets to 0: paid once by every message that
     // leaves node i over a link, but pipelined, so a delay rather than a share
     // of the NIC
-    double startup = share * rest * nic.startup_s + (self.exists ? share * local * self.startup_s : 0.0);
+    double startup = t.out * nic.startup_s + (self.exists ? t.local * self.startup_s : 0.0);
     if (model.latency_delay && startup > 0)
       net.stations.push_back({h.name + ".latency", StationKind::Delay, startup * model.net_constant, 1, {}});
   }
@@ -178,7 +247,8 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   model.duplex_nic = variant.duplex_nic;
   model.latency_delay = variant.latency_delay;
   model.local_via_nic = variant.local_via_nic;
-  std::vector<double> n, s, m;
+  model.other_partners = variant.other_partners;
+  std::vector<double> n, s, m, total, hot_n, hot;
   std::vector<HostCounts> placements;
   for (const MeasuredRun& r : runs) {
     placements.push_back(host_counts(r, platform));
@@ -189,6 +259,11 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     n.push_back(r.procs);
     s.push_back(r.sends_per_process);
     m.push_back(r.message_bytes);
+    total.push_back(r.procs * r.sends_per_process * r.message_bytes);
+    if (r.hot_receive_share > 0) {
+      hot_n.push_back(r.procs);
+      hot.push_back(r.hot_receive_share);
+    }
   }
   if (n.empty()) {
     // no run sends anything: a computation-only model
@@ -202,6 +277,20 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     model.sends = sends.curve;
     model.message_bytes = bytes.curve;
     model.curves_cross_validated = sends.cross_validated && bytes.cross_validated;
+    // the network load is the product s(n) m(n), which the runs measure
+    // directly: fitted as one curve of the run's bytes, it follows the code's
+    // structure (an allgather's n - 1 blocks, an all-to-all's (n-1)/n of the
+    // data) where the two factors, extrapolated apart, compound their errors;
+    // a run's total may grow up to n^2 (every pair exchanging a fixed amount)
+    if (variant.run_bytes && std::all_of(total.begin(), total.end(), [](double b) { return b > 0; })) {
+      auto run = choose_curve(n, total, all_curve_forms(), CurveForm::Power, true, 2);
+      model.run_bytes = run.curve;
+      model.curves_cross_validated = model.curves_cross_validated && run.cross_validated;
+    }
+    // the busiest receiver's share: 1/n for uniform partners, constant for a
+    // reduce's root; a count can only know it from the runs that report it
+    if (variant.hot_receiver && hot.size() == n.size())
+      model.hot_receive = choose_curve(hot_n, hot, all_curve_forms(), CurveForm::Power, true).curve;
   }
   // sub-visit ratios from runs without network traffic (one host, no more
   // processes than cores), as the paper profiles them; else the smallest run
@@ -325,97 +414,6 @@ AmdahlModel fit_amdahl(const std::vector<MeasuredRun>& runs)
   a.serial_s = c.a;
   a.parallel_s = c.form == CurveForm::Inverse ? c.b : 0.0;
   return a;
-}
-
-namespace {
-
-nlohmann::json curve_json(const Curve& c) { return {{"form", curve_form_name(c.form)}, {"a", c.a}, {"b", c.b}}; }
-
-Curve curve_from(const nlohmann::json& j, const std::string& where)
-{
-  Curve c;
-  try {
-    c.form = curve_form_from_name(j.at("form").get<std::string>());
-  } catch (const Error& e) {
-    fail_in(where, e.what());
-  }
-  c.a = j.at("a").get<double>();
-  c.b = j.at("b").get<double>();
-  return c;
-}
-
-} // namespace
-
-nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
-{
-  return {{"format", "perfcast-model"},
-          {"version", 1},
-          {"model", "queueing-network"},
-          {"paper", "Saad, El-Mahdy, El-Shishiny, RAPIDO 2019"},
-          {"sends_per_process", curve_json(m.sends)},
-          {"message_bytes", curve_json(m.message_bytes)},
-          {"v_comp", m.v_comp},
-          {"v_comm", m.v_comm},
-          {"work_flops", m.work_flops},
-          {"net_constant", m.net_constant},
-          {"duplex_nic", m.duplex_nic},
-          {"latency_delay", m.latency_delay},
-          {"local_via_nic", m.local_via_nic},
-          {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
-                   {"curves_cross_validated", m.curves_cross_validated},
-                   {"degrees_of_freedom", m.degrees_of_freedom},
-                   {"relative_standard_errors", {{"work_flops", m.work_relative_se},
-                                                 {"net_constant", m.net_constant_relative_se}}},
-                   {"warnings", m.warnings}}},
-          {"reliability", {{"method", m.reliability.method}, {"queueing_error", m.reliability.queueing_error},
-                           {"amdahl_error", m.reliability.amdahl_error}, {"trusted", m.reliability.trusted},
-                           {"warning", m.reliability.warning}}},
-          {"generator", kPerfcastGenerator},
-          {"provenance", m.provenance},
-          {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
-}
-
-std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, const std::string& path)
-{
-  try {
-    auto j = nlohmann::json::parse(text);
-    if (j.value("format", "") != "perfcast-model" || j.value("model", "") != "queueing-network")
-      fail_in(path, "expected a perfcast queueing-network model (\"format\": \"perfcast-model\")");
-    QueueingModel m;
-    m.sends = curve_from(j.at("sends_per_process"), path);
-    m.message_bytes = curve_from(j.at("message_bytes"), path);
-    m.v_comp = j.at("v_comp").get<double>();
-    m.v_comm = j.at("v_comm").get<double>();
-    m.work_flops = j.at("work_flops").get<double>();
-    m.net_constant = j.at("net_constant").get<double>();
-    m.duplex_nic = j.value("duplex_nic", true);
-    m.latency_delay = j.value("latency_delay", true);
-    m.local_via_nic = j.value("local_via_nic", false);
-    if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
-      fail_in(path, "expected positive finite work_flops and net_constant");
-    if (j.contains("fit")) {
-      const auto& fit = j.at("fit");
-      m.degrees_of_freedom = fit.value("degrees_of_freedom", 0);
-      if (fit.contains("warnings"))
-        m.warnings = fit.at("warnings").get<std::vector<std::string>>();
-    }
-    if (j.contains("reliability")) {
-      const auto& rel = j.at("reliability");
-      m.reliability.method = rel.value("method", "");
-      m.reliability.queueing_error = rel.value("queueing_error", -1.0);
-      m.reliability.amdahl_error = rel.value("amdahl_error", -1.0);
-      m.reliability.trusted = rel.value("trusted", false);
-      m.reliability.warning = rel.value("warning", "");
-    }
-    if (j.contains("provenance"))
-      m.provenance = j.at("provenance");
-    AmdahlModel a;
-    a.serial_s = j.at("amdahl").at("serial_s").get<double>();
-    a.parallel_s = j.at("amdahl").at("parallel_s").get<double>();
-    return {m, a};
-  } catch (const nlohmann::json::exception& e) {
-    fail_in(path, fmt::format("not a valid model file: {}", e.what()));
-  }
 }
 
 } // namespace perfcast

@@ -17,13 +17,17 @@
 // the paper sets to 0, is a delay station per node (demand V_net,i T_s,i); the
 // NIC is full duplex, two queues each visited n_i/n (n-n_i)/n times (the two
 // terms of eq. 9), as Ethernet and SimGrid's split-duplex links are; s(n) and
-// m(n) are chosen among several curve forms by cross-validation.
+// m(n) are chosen among several curve forms by cross-validation; the bytes a
+// run sends, B(n) = n s(n) m(n), are fitted as one curve and m(n) follows from
+// it; and a rank that receives more than its share (a reduce's root) loads its
+// node's NIC accordingly instead of the uniform n_i/n of eq. 9.
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
 #include "qn/MeasuredRun.hpp"
 
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -41,7 +45,11 @@ struct Reliability {
 
 struct QueueingModel {
   Curve sends;         ///< s(n), sends per process
-  Curve message_bytes; ///< m(n), mean message size
+  Curve message_bytes; ///< m(n), mean message size, as fitted (used when run_bytes is unset)
+  /// B(n), bytes all processes of a run send; when set, m(n) = B(n) / (n s(n))
+  std::optional<Curve> run_bytes;
+  /// share of all bytes the busiest receiving rank gets; unset means uniform (1/n)
+  std::optional<Curve> hot_receive;
   double v_comp = 1;   ///< share of a cycle spent computing
   double v_comm = 0;   ///< share of a cycle spent in communication overhead
   double work_flops = 0;   ///< W
@@ -50,6 +58,7 @@ struct QueueingModel {
   bool duplex_nic = true;     ///< separate send and receive queues per node (else one queue, as the paper)
   bool latency_delay = true;  ///< route latency as a delay station (else T_s = 0, as the paper)
   bool local_via_nic = true;  ///< messages within a node cross its NIC when the platform routes them so
+  bool other_partners = true; ///< a process's partner is one of the n-1 others (the paper's eq. 9 allows itself)
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -79,6 +88,12 @@ struct Prediction {
   bool exact = true;
 };
 
+/// m(n) as the network uses it: from B(n) when fitted, else the m(n) curve.
+double message_bytes_at(const QueueingModel& model, double procs);
+
+/// The busiest receiving rank's share of all bytes at n processes, within [1/n, 1].
+double hot_receive_share_at(const QueueingModel& model, double procs);
+
 /// Host counts of a run's placement on a platform; throws Error naming a missing host.
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform);
 
@@ -94,8 +109,12 @@ struct ModelVariant {
   bool duplex_nic = true;
   bool latency_delay = true;
   bool local_via_nic = true;
-  /// Saad et al. exactly: one network queue per node, no start-up time, local messages on the CPU.
-  static ModelVariant paper() { return {false, false, false}; }
+  bool run_bytes = true;   ///< fit B(n) = n s(n) m(n) and derive m(n) from it (else fit m(n), as the paper)
+  bool hot_receiver = true; ///< the busiest receiver's share from the runs (else uniform partners, eq. 9)
+  bool other_partners = true; ///< partners among the n-1 other processes (else among all n, eq. 9)
+  /// Saad et al. exactly: one network queue per node, no start-up time, local
+  /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
+  static ModelVariant paper() { return {false, false, false, false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

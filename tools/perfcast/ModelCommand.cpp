@@ -84,6 +84,12 @@ int run_fit(const ModelArgs& a)
   std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
   std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
                            curve_form_name(model.message_bytes.form));
+  if (model.run_bytes)
+    std::cout << fmt::format("  B(n) bytes per run    {} ({}); m(n) = B(n) / (n s(n))\n", model.run_bytes->describe(),
+                             curve_form_name(model.run_bytes->form));
+  if (model.hot_receive)
+    std::cout << fmt::format("  busiest receiver      {} of the bytes ({}), at least 1/n\n",
+                             model.hot_receive->describe(), curve_form_name(model.hot_receive->form));
   std::cout << fmt::format("  Amdahl baseline       T(n) = {:.6g} + {:.6g} / n\n", amdahl.serial_s, amdahl.parallel_s);
   if (!model.curves_cross_validated)
     std::cout << "  note: fewer than 3 process counts: s(n) and m(n) take the paper's forms, not cross-validated\n";

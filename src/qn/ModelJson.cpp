@@ -1,0 +1,114 @@
+// Reading and writing queueing-model files (model_to_json, model_from_json).
+#include "core/Error.hpp"
+#include "core/Version.hpp"
+#include "qn/QueueingModel.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+namespace {
+
+nlohmann::json curve_json(const Curve& c) { return {{"form", curve_form_name(c.form)}, {"a", c.a}, {"b", c.b}}; }
+
+Curve curve_from(const nlohmann::json& j, const std::string& where)
+{
+  Curve c;
+  try {
+    c.form = curve_form_from_name(j.at("form").get<std::string>());
+  } catch (const Error& e) {
+    fail_in(where, e.what());
+  }
+  c.a = j.at("a").get<double>();
+  c.b = j.at("b").get<double>();
+  return c;
+}
+
+} // namespace
+
+nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
+{
+  nlohmann::json j = {{"format", "perfcast-model"},
+          {"version", 1},
+          {"model", "queueing-network"},
+          {"paper", "Saad, El-Mahdy, El-Shishiny, RAPIDO 2019"},
+          {"sends_per_process", curve_json(m.sends)},
+          {"message_bytes", curve_json(m.message_bytes)},
+          {"v_comp", m.v_comp},
+          {"v_comm", m.v_comm},
+          {"work_flops", m.work_flops},
+          {"net_constant", m.net_constant},
+          {"duplex_nic", m.duplex_nic},
+          {"latency_delay", m.latency_delay},
+          {"local_via_nic", m.local_via_nic},
+          {"other_partners", m.other_partners},
+          {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
+                   {"curves_cross_validated", m.curves_cross_validated},
+                   {"degrees_of_freedom", m.degrees_of_freedom},
+                   {"relative_standard_errors", {{"work_flops", m.work_relative_se},
+                                                 {"net_constant", m.net_constant_relative_se}}},
+                   {"warnings", m.warnings}}},
+          {"reliability", {{"method", m.reliability.method}, {"queueing_error", m.reliability.queueing_error},
+                           {"amdahl_error", m.reliability.amdahl_error}, {"trusted", m.reliability.trusted},
+                           {"warning", m.reliability.warning}}},
+          {"generator", kPerfcastGenerator},
+          {"provenance", m.provenance},
+          {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
+  // absent in files of older versions: m(n) from its own curve, uniform partners
+  if (m.run_bytes)
+    j["run_bytes"] = curve_json(*m.run_bytes);
+  if (m.hot_receive)
+    j["hot_receive_share"] = curve_json(*m.hot_receive);
+  return j;
+}
+
+std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, const std::string& path)
+{
+  try {
+    auto j = nlohmann::json::parse(text);
+    if (j.value("format", "") != "perfcast-model" || j.value("model", "") != "queueing-network")
+      fail_in(path, "expected a perfcast queueing-network model (\"format\": \"perfcast-model\")");
+    QueueingModel m;
+    m.sends = curve_from(j.at("sends_per_process"), path);
+    m.message_bytes = curve_from(j.at("message_bytes"), path);
+    if (j.contains("run_bytes"))
+      m.run_bytes = curve_from(j.at("run_bytes"), path);
+    if (j.contains("hot_receive_share"))
+      m.hot_receive = curve_from(j.at("hot_receive_share"), path);
+    m.v_comp = j.at("v_comp").get<double>();
+    m.v_comm = j.at("v_comm").get<double>();
+    m.work_flops = j.at("work_flops").get<double>();
+    m.net_constant = j.at("net_constant").get<double>();
+    m.duplex_nic = j.value("duplex_nic", true);
+    m.latency_delay = j.value("latency_delay", true);
+    m.local_via_nic = j.value("local_via_nic", false);
+    m.other_partners = j.value("other_partners", false);
+    if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
+      fail_in(path, "expected positive finite work_flops and net_constant");
+    if (j.contains("fit")) {
+      const auto& fit = j.at("fit");
+      m.degrees_of_freedom = fit.value("degrees_of_freedom", 0);
+      if (fit.contains("warnings"))
+        m.warnings = fit.at("warnings").get<std::vector<std::string>>();
+    }
+    if (j.contains("reliability")) {
+      const auto& rel = j.at("reliability");
+      m.reliability.method = rel.value("method", "");
+      m.reliability.queueing_error = rel.value("queueing_error", -1.0);
+      m.reliability.amdahl_error = rel.value("amdahl_error", -1.0);
+      m.reliability.trusted = rel.value("trusted", false);
+      m.reliability.warning = rel.value("warning", "");
+    }
+    if (j.contains("provenance"))
+      m.provenance = j.at("provenance");
+    AmdahlModel a;
+    a.serial_s = j.at("amdahl").at("serial_s").get<double>();
+    a.parallel_s = j.at("amdahl").at("parallel_s").get<double>();
+    return {m, a};
+  } catch (const nlohmann::json::exception& e) {
+    fail_in(path, fmt::format("not a valid model file: {}", e.what()));
+  }
+}
+
+} // namespace perfcast
