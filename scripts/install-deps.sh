@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages perfcast needs to build and test, if missing.
 set -euo pipefail
 packages=(g++ cmake ninja-build pkg-config libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev
-  libfmt-dev libcli11-dev libpugixml-dev libeigen3-dev libhwloc-dev libsqlite3-dev libdw-dev libsimgrid-dev time bc python3 libopenmpi-dev openmpi-bin gfortran hpcc mpich libmpich-dev)
+  libfmt-dev libcli11-dev libpugixml-dev libeigen3-dev libhwloc-dev libsqlite3-dev libdw-dev libsimgrid-dev time bc python3 libopenmpi-dev openmpi-bin gfortran hpcc mpich libmpich-dev
+  clang-19 llvm-19-dev flang-19 libmetis-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -24,5 +24,6 @@ void add_lb_commands(CLI::App&, std::vector<Command>&);
 /// `perfcast lb replay` (LbReplayCommand.cpp), registered under `lb`.
 void add_lb_replay_command(CLI::App& lb, std::vector<Command>& out);
 void add_probe_commands(CLI::App& app, std::vector<Command>& out);
+void add_comm_commands(CLI::App& app, std::vector<Command>& out);
 
 } // namespace perfcast::cli

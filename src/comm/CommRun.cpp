@@ -1,0 +1,262 @@
+#include "comm/CommRun.hpp"
+
+#include "comm/Singletons.hpp"
+#include "core/AtomicFile.hpp"
+#include "core/Error.hpp"
+#include "core/Version.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace perfcast::comm {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kOurFiles[] = {"comm.json", "values.graph"};
+
+// Refuses a directory holding files perfcast comm did not write (unless
+// forced); returns whether the directory had to be created.
+bool prepare_directory(const std::string& dir, bool force)
+{
+  fs::path out(dir);
+  if (fs::exists(out) && !fs::is_directory(out))
+    throw Error(fmt::format("{}: exists and is not a directory", dir));
+  if (!fs::exists(out)) {
+    std::error_code ec;
+    fs::create_directories(out, ec);
+    if (ec)
+      throw Error(fmt::format("{}: cannot create the directory: {}", dir, ec.message()));
+    return true;
+  }
+  for (const auto& entry : fs::directory_iterator(out)) {
+    std::string name = entry.path().filename().string();
+    bool ours = std::find(std::begin(kOurFiles), std::end(kOurFiles), name) != std::end(kOurFiles);
+    if (!ours && !force)
+      throw Error(fmt::format("{}: the directory holds '{}', which perfcast comm did not write (expected an empty or "
+                              "new directory, one written by perfcast comm run, or --force)",
+                              dir, name));
+  }
+  return false;
+}
+
+struct ChildStatus {
+  int exit_code = 0;
+  int signal = 0;
+};
+
+ChildStatus run_child(const std::vector<std::string>& command, const std::vector<std::string>& extra_env)
+{
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string kv = *e;
+    if (kv.rfind("PERFCAST_COMM_", 0) != 0)
+      env.push_back(kv);
+  }
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  std::vector<char*> envp, argv;
+  for (auto& s : env)
+    envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = command;
+  for (auto& s : args)
+    argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
+  if (rc != 0)
+    throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  ChildStatus s;
+  if (WIFSIGNALED(status))
+    s.signal = WTERMSIG(status);
+  else
+    s.exit_code = WEXITSTATUS(status);
+  return s;
+}
+
+std::string read_text(const fs::path& p)
+{
+  std::ifstream in(p);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  while (!text.empty() && text.back() == '\n')
+    text.pop_back();
+  return text;
+}
+
+// Removes what the run left behind when it failed; the directory too if this run made it.
+struct Cleanup {
+  std::vector<fs::path> files;
+  fs::path dir;
+  bool created = false;
+  bool done = false;
+  ~Cleanup()
+  {
+    if (done)
+      return;
+    std::error_code ec;
+    for (const fs::path& f : files)
+      fs::remove(f, ec);
+    if (created && fs::is_empty(dir, ec))
+      fs::remove(dir, ec);
+  }
+};
+
+} // namespace
+
+CommResult analyse_graph(ValueGraph graph, const std::vector<int>& procs, const std::string& what)
+{
+  if (!graph.region.empty() && !graph.region_matched)
+    throw Error(fmt::format("--region {}: no instrumented function of {} has that name", graph.region, what));
+  if (!graph.region.empty() && graph.region_calls == 0)
+    throw Error(fmt::format("--region {}: {} never entered the region", graph.region, what));
+  CommResult result;
+  result.estimates = estimate_for_procs(graph, procs);
+  result.graph = std::move(graph);
+  return result;
+}
+
+CommResult run_comm_analysis(const CommRunOptions& o)
+{
+  if (o.command.empty())
+    throw Error("perfcast comm run: no program to run (expected: perfcast comm run -o DIR -- ./app ARGS)");
+  if (o.procs.empty())
+    throw Error("--procs: expected at least one process count");
+  Cleanup cleanup;
+  cleanup.dir = fs::absolute(o.dir);
+  cleanup.created = prepare_directory(o.dir, o.force);
+  fs::path graph_path = cleanup.dir / fmt::format(".values-{}.graph", ::getpid());
+  cleanup.files = {graph_path, graph_path.string() + ".partial", graph_path.string() + ".limit"};
+  std::vector<std::string> env{"PERFCAST_COMM_OUT=" + graph_path.string()};
+  if (!o.region.empty())
+    env.push_back("PERFCAST_COMM_REGION=" + o.region);
+  if (o.memory_limit)
+    env.push_back(fmt::format("PERFCAST_COMM_MEMORY_LIMIT={}", o.memory_limit));
+  auto start = std::chrono::steady_clock::now();
+  ChildStatus status = run_child(o.command, env);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::string& program = o.command[0];
+  if (fs::exists(cleanup.files[2]))
+    throw Error(fmt::format("{}: the analysis stopped at --memory-limit {}: {} (nothing written to {})", program,
+                            o.memory_limit, read_text(cleanup.files[2]), o.dir));
+  if (status.signal)
+    throw Error(fmt::format("{}: killed by signal {} ({}) under instrumentation (nothing written to {})", program,
+                            status.signal, strsignal(status.signal), o.dir));
+  if (status.exit_code != 0)
+    throw Error(fmt::format("{}: exited with status {} under instrumentation (nothing written to {})", program,
+                            status.exit_code, o.dir));
+  if (!fs::exists(graph_path))
+    throw Error(fmt::format("{}: wrote no value graph; build it with perfcast-cc, perfcast-c++ or perfcast-fortran "
+                            "(the comm pass, from the clang-19 and llvm-19-dev packages)",
+                            program));
+  CommResult result = analyse_graph(read_value_graph(graph_path.string()), o.procs, program);
+  result.seconds = seconds;
+  std::string json = comm_to_json(result, o.command).dump(2) + "\n";
+  fs::path final_graph = cleanup.dir / "values.graph";
+  std::error_code ec;
+  fs::rename(graph_path, final_graph, ec);
+  if (ec)
+    throw Error(fmt::format("{}: cannot keep the value graph: {}", final_graph.string(), ec.message()));
+  cleanup.files.push_back(final_graph);
+  write_file_atomically((cleanup.dir / "comm.json").string(), json);
+  cleanup.done = true;
+  return result;
+}
+
+nlohmann::json comm_to_json(const CommResult& result, const std::vector<std::string>& command)
+{
+  const ValueGraph& g = result.graph;
+  Singletons s = detect_singletons(g);
+  std::size_t broadcasts = 0, allreduces = 0, reduces = 0;
+  for (SingletonKind k : s.kind) {
+    broadcasts += k == SingletonKind::Broadcast;
+    allreduces += k == SingletonKind::Allreduce;
+    reduces += k == SingletonKind::Reduce;
+  }
+  nlohmann::json estimates = nlohmann::json::array();
+  for (const CommEstimate& e : result.estimates)
+    estimates.push_back({{"procs", e.procs},
+                         {"bytes", e.bytes()},
+                         {"p2p_bytes", e.p2p_bytes},
+                         {"collective_bytes", e.collective_bytes},
+                         {"messages", e.messages},
+                         {"collectives", e.collectives},
+                         {"iterations", e.iterations},
+                         {"matrix", e.matrix}});
+  return {{"format", "perfcast-comm"},
+          {"version", 1},
+          {"generator", kPerfcastGenerator},
+          {"command", command},
+          {"region", g.region.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.region)},
+          {"iterations", g.iterations()},
+          {"seconds", result.seconds},
+          {"analysis",
+           {{"values", g.counts.values},
+            {"copies", g.counts.copies},
+            {"inputs", g.counts.inputs},
+            {"outputs", g.counts.outputs},
+            {"vertices", g.vertices.size()},
+            {"edges", g.edges.size()},
+            {"lost_flows", g.counts.lost_flows},
+            {"unhandled_instructions", g.counts.unhandled},
+            {"peak_bytes", g.counts.peak_bytes}}},
+          {"singletons", {{"broadcasts", broadcasts}, {"allreduces", allreduces}, {"reduces", reduces},
+                          {"degree_centroid", s.centroid}}},
+          {"estimates", estimates}};
+}
+
+std::string format_comm_report(const nlohmann::json& comm, const std::string& name)
+{
+  if (!comm.is_object() || comm.value("format", "") != "perfcast-comm" || comm.value("version", 0) != 1)
+    fail_in(name, "expected a perfcast-comm version 1 document (DIR/comm.json of perfcast comm run)");
+  try {
+    std::string out;
+    std::string command;
+    for (const auto& c : comm.at("command"))
+      command += (command.empty() ? "" : " ") + c.get<std::string>();
+    auto iterations = comm.at("iterations").get<std::uint64_t>();
+    out += fmt::format("program: {}\n", command);
+    out += comm.at("region").is_null()
+               ? std::string("region: the whole run\n")
+               : fmt::format("region: {} ({} calls; figures per call)\n", comm.at("region").get<std::string>(),
+                             iterations);
+    const auto& a = comm.at("analysis");
+    const auto& s = comm.at("singletons");
+    out += fmt::format("values: {} created, {} copies, {} inputs, {} graph vertices, {} edges\n",
+                       a.at("values").get<std::uint64_t>(), a.at("copies").get<std::uint64_t>(),
+                       a.at("inputs").get<std::uint64_t>(), a.at("vertices").get<std::uint64_t>(),
+                       a.at("edges").get<std::uint64_t>());
+    out += fmt::format("singletons: {} broadcast, {} allreduce, {} reduce\n", s.at("broadcasts").get<std::uint64_t>(),
+                       s.at("allreduces").get<std::uint64_t>(), s.at("reduces").get<std::uint64_t>());
+    if (auto lost = a.at("lost_flows").get<std::uint64_t>(); lost)
+      out += fmt::format("warning: {} register value flows were lost (sets reclaimed before use)\n", lost);
+    if (auto unhandled = a.at("unhandled_instructions").get<std::uint64_t>(); unhandled)
+      out += fmt::format("warning: {} instructions were not modelled (atomics, inline assembly)\n", unhandled);
+    out += fmt::format("\n{:>6} {:>14} {:>14} {:>14} {:>10} {:>8}\n", "procs", "bytes", "p2p_bytes",
+                       "coll_bytes", "messages", "colls");
+    double per = iterations ? static_cast<double>(iterations) : 1.0;
+    for (const auto& e : comm.at("estimates"))
+      out += fmt::format("{:>6} {:>14.1f} {:>14.1f} {:>14.1f} {:>10.1f} {:>8.1f}\n", e.at("procs").get<int>(),
+                         e.at("bytes").get<double>() / per, e.at("p2p_bytes").get<double>() / per,
+                         e.at("collective_bytes").get<double>() / per, e.at("messages").get<double>() / per,
+                         e.at("collectives").get<double>() / per);
+    return out;
+  } catch (const nlohmann::json::exception& e) {
+    fail_in(name, fmt::format("expected the fields of perfcast-comm version 1 ({})", e.what()));
+  }
+}
+
+} // namespace perfcast::comm

@@ -1,0 +1,159 @@
+// End-to-end tests of the comm pass, runtime and `perfcast comm run`: small
+// programs built with perfcast-cc (tests/apps/comm/), their value graphs and
+// estimates against volumes derived by hand. They skip without LLVM 19.
+#include "TestUtil.hpp"
+
+#include <filesystem>
+
+namespace perfcast::test {
+namespace {
+
+#ifdef PERFCAST_COMM_CC
+constexpr const char* kCommCc = PERFCAST_COMM_CC;
+constexpr const char* kCommFortran = PERFCAST_COMM_FORTRAN;
+#else
+constexpr const char* kCommCc = nullptr;
+constexpr const char* kCommFortran = nullptr;
+#endif
+
+#define REQUIRE_COMMPASS()                                                                                            \
+  if (!kCommCc)                                                                                                      \
+  GTEST_SKIP() << "perfcast was built without LLVM 19 (clang-19, llvm-19-dev): no comm pass"
+
+// Builds tests/apps/comm/NAME with a perfcast wrapper into dir; returns the binary.
+std::string build(const TempDir& dir, const std::string& name, const char* wrapper = kCommCc)
+{
+  std::string out = dir.path() + "/" + name.substr(0, name.find('.'));
+  CommandResult r =
+      run_command(fmt::format("{} -O2 {}/tests/apps/comm/{} -o {}", wrapper, source_dir(), name, out));
+  EXPECT_EQ(r.status, 0) << r.output;
+  return out;
+}
+
+nlohmann::json comm_json(const std::string& dir)
+{
+  return nlohmann::json::parse(read_text(dir + "/comm.json"));
+}
+
+TEST(CommPass, RegisterOnlyReductionIsAnAllreduce)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = build(t, "norm.c");
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --procs 4 --region iterate -o {} -- {} 1000 3", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json j = comm_json(out);
+  EXPECT_EQ(j["iterations"], 3);
+  EXPECT_EQ(j["singletons"]["allreduces"], 1);
+  EXPECT_EQ(j["singletons"]["broadcasts"], 0);
+  const auto& e = j["estimates"][0];
+  // the norm is computed 3 times (once per call) and each value is read by
+  // all elements: 3 allreduces of 8 bytes, counted 2 (P-1) times:
+  // 3 * 2 * 3 * 8 = 144; the elements never read each other: no messages
+  EXPECT_EQ(e["collective_bytes"], 144);
+  EXPECT_EQ(e["p2p_bytes"], 0);
+  EXPECT_EQ(j["analysis"]["lost_flows"], 0);
+}
+
+TEST(CommPass, ParameterReadEverywhereIsABroadcast)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = build(t, "param.c");
+  std::string out = t.path() + "/out";
+  CommandResult r =
+      run_perfcast(fmt::format("comm run --procs 4 --region sweep -o {} -- {} 0.25 400 4", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json j = comm_json(out);
+  EXPECT_EQ(j["singletons"]["broadcasts"], 1);
+  EXPECT_EQ(j["singletons"]["allreduces"], 0);
+  const auto& e = j["estimates"][0];
+  // alpha is written once before the loop and read in every call: one
+  // broadcast of 8 bytes to the 3 other processes
+  EXPECT_EQ(e["collective_bytes"], 3 * 8);
+  // a 1-D chain over 4 processes has 3 cuts, each crossed by 2 values per
+  // call: 3 * 2 * 8 * 4 calls = 192 bytes at best
+  EXPECT_GE(e["p2p_bytes"].get<double>(), 192);
+  EXPECT_LE(e["p2p_bytes"].get<double>(), 1.5 * 192);
+}
+
+TEST(CommPass, HeatDiffusionHaloOverTwoProcesses)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = t.path() + "/heat";
+  CommandResult b = run_command(
+      fmt::format("{} -O2 {}/examples/comm/heat2d/heat2d_seq.c -o {}", kCommCc, source_dir(), app));
+  ASSERT_EQ(b.status, 0) << b.output;
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --procs 2 --region step -o {} -- {} 32 10", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json j = comm_json(out);
+  ASSERT_EQ(j["iterations"], 10);
+  // two halves of a 32 x 32 grid: one cut line, 32 values each way per step,
+  // 2 * 32 * 8 = 512 bytes per step at best
+  double per_step = j["estimates"][0]["p2p_bytes"].get<double>() / 10;
+  EXPECT_GE(per_step, 512);
+  EXPECT_LE(per_step, 1.1 * 512);
+  EXPECT_EQ(j["singletons"]["allreduces"], 0);
+}
+
+TEST(CommPass, FortranRegionIsFound)
+{
+  REQUIRE_COMMPASS();
+  if (!std::filesystem::exists("/usr/lib/llvm-19/bin/flang-new"))
+    GTEST_SKIP() << "flang-19 is not installed";
+  TempDir t;
+  std::string app = build(t, "relax.f90", kCommFortran);
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --procs 2 --region relax -o {} -- {}", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json j = comm_json(out);
+  EXPECT_EQ(j["iterations"], 6);
+  // one cut of a 1-D chain: 2 values per call, 8 bytes, 6 calls = 96 at best
+  EXPECT_GE(j["estimates"][0]["p2p_bytes"].get<double>(), 96);
+  EXPECT_LE(j["estimates"][0]["p2p_bytes"].get<double>(), 2 * 96);
+}
+
+TEST(CommPass, FailingProgramWritesNothing)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = build(t, "fails.c");
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run -o {} -- {}", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("exited with status 3"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  r = run_perfcast(fmt::format("comm run -o {} -- {} crash", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("killed by signal 11"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(CommPass, BadRegionUninstrumentedProgramAndMemoryLimitAreErrors)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = build(t, "param.c");
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --region nosuch -o {} -- {} 0.25 100 2", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--region nosuch: no instrumented function"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  r = run_perfcast(fmt::format("comm run -o {} -- /bin/true", out));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("wrote no value graph"), std::string::npos) << r.output;
+  r = run_perfcast(fmt::format("comm run --memory-limit 1MiB -o {} -- {} 0.25 100000 2", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("memory-limit"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // more processes than values
+  r = run_perfcast(fmt::format("comm run --procs 64 --region sweep -o {} -- {} 0.25 10 2", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("more processes than"), std::string::npos) << r.output;
+}
+
+} // namespace
+} // namespace perfcast::test

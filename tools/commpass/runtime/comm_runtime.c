@@ -1,0 +1,290 @@
+/* The entry points the pass calls: loads, stores, copies, calls, regions,
+ * and the graph written at exit to $PERFCAST_COMM_OUT. */
+#include "comm_runtime.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pc_in_region = 1;
+unsigned long long pc_region_calls, pc_values, pc_copies, pc_inputs, pc_unhandled;
+int pc_region_matched;
+const char* pc_region_name;
+static int region_depth, started;
+
+static uint32_t slots_of(uint32_t size)
+{
+  return size < 4 ? 1 : (size + 3) / 4;
+}
+
+static void start(void)
+{
+  if (started)
+    return;
+  started = 1;
+  const char* region = getenv("PERFCAST_COMM_REGION");
+  if (region && *region) {
+    pc_region_name = region;
+    pc_in_region = 0;
+  }
+}
+
+/* A region named R matches C's R, Fortran's r_ and _QPr (flang) and C++'s _Z<len>R. */
+static int names_region(const char* name)
+{
+  const char* r = pc_region_name;
+  size_t n = strlen(r);
+  if (strcmp(name, r) == 0)
+    return 1;
+  if (strncmp(name, "_QP", 3) == 0 && strlen(name + 3) == n) {
+    for (size_t i = 0; i < n; ++i)
+      if (name[3 + i] != (r[i] >= 'A' && r[i] <= 'Z' ? r[i] - 'A' + 'a' : r[i]))
+        return 0;
+    return 1;
+  }
+  /* flang's external procedures: relax_ */
+  if (strlen(name) == n + 1 && name[n] == '_') {
+    size_t i = 0;
+    while (i < n && name[i] == (r[i] >= 'A' && r[i] <= 'Z' ? r[i] - 'A' + 'a' : r[i]))
+      ++i;
+    if (i == n)
+      return 1;
+  }
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "_Z%zu", n);
+  size_t p = strlen(prefix);
+  return strncmp(name, prefix, p) == 0 && strncmp(name + p, r, n) == 0;
+}
+
+typedef struct {
+  const char* name;
+  unsigned char* flag;
+} RegionEntry;
+
+void __pc_register_functions(const RegionEntry* table, int count)
+{
+  start();
+  if (!pc_region_name)
+    return;
+  for (int i = 0; i < count; ++i)
+    if (names_region(table[i].name)) {
+      *table[i].flag = 1;
+      pc_region_matched = 1;
+    }
+}
+
+void __pc_register_module(const char* name, unsigned long long unhandled)
+{
+  (void)name;
+  start();
+  pc_unhandled += unhandled;
+}
+
+void __pc_region_enter(const char* name)
+{
+  (void)name;
+  if (region_depth++ == 0) {
+    ++pc_region_calls;
+    pc_in_region = 1;
+  }
+}
+
+void __pc_region_exit(const char* name)
+{
+  (void)name;
+  if (region_depth > 0 && --region_depth == 0)
+    pc_in_region = 0;
+}
+
+/* ---- memory ---- */
+
+static void release(PcSlot* s)
+{
+  if (s->current) {
+    --pc_vertices[s->current].live;
+    s->current = 0;
+  }
+}
+
+static uint32_t read_vertex(uintptr_t address, uint32_t size)
+{
+  PcSlot* s = pc_slot(address);
+  if (s->current)
+    return s->current;
+  /* read before any write: an input value */
+  uint32_t v = pc_new_vertex();
+  pc_vertices[v].bytes = size > 255 ? 255 : (uint8_t)size;
+  pc_vertices[v].flags = PC_INPUT;
+  ++pc_inputs;
+  for (uint32_t k = 0; k < slots_of(size); ++k) {
+    PcSlot* t = pc_slot(address + 4 * k);
+    release(t);
+    t->current = t->created = v;
+    ++pc_vertices[v].live;
+  }
+  return v;
+}
+
+uint64_t __pc_load(void* address, uint32_t size)
+{
+  return PC_LEAF | read_vertex((uintptr_t)address, size);
+}
+
+uint64_t __pc_load_range(void* address, uint64_t size)
+{
+  uint32_t ids[64];
+  size_t n = 0;
+  for (uint64_t offset = 0; offset < size && n < 64; offset += 4) {
+    uint32_t v = read_vertex((uintptr_t)address + offset, 4);
+    if (n == 0 || ids[n - 1] != v)
+      ids[n++] = v;
+  }
+  return n == 1 ? PC_LEAF | ids[0] : pc_make_set(ids, n);
+}
+
+static void copy_vertex(uintptr_t address, uint32_t size, uint32_t v)
+{
+  ++pc_copies;
+  for (uint32_t k = 0; k < slots_of(size); ++k) {
+    PcSlot* s = pc_slot(address + 4 * k);
+    if (s->current == v)
+      continue;
+    release(s);
+    s->current = v;
+    ++pc_vertices[v].live;
+  }
+}
+
+/* A new value at address, computed from the sources: it takes over a vertex
+ * whose value has just died here (compression), else a new one. */
+static uint32_t create_value(uintptr_t address, uint32_t size, const uint32_t* sources, size_t n)
+{
+  PcSlot* first = pc_slot(address);
+  uint32_t old = first->current, created = first->created, previous = first->previous;
+  for (uint32_t k = 0; k < slots_of(size); ++k)
+    release(pc_slot(address + 4 * k));
+  uint32_t v;
+  if (old && pc_vertices[old].live == 0)
+    v = old;
+  else if (created && pc_vertices[created].live == 0)
+    v = created;
+  else if (previous && pc_vertices[previous].live == 0)
+    v = previous;
+  else
+    v = pc_new_vertex();
+  if (v != created)
+    previous = created;
+  PcVertex* vertex = &pc_vertices[v];
+  vertex->bytes = size > 255 ? 255 : (uint8_t)size;
+  vertex->flags &= (uint8_t)~PC_INPUT;
+  ++pc_values;
+  if (pc_in_region) {
+    ++vertex->work;
+    for (size_t i = 0; i < n; ++i)
+      pc_add_edge(sources[i], v);
+  }
+  ++pc_vertices[v].version; /* after the edges: a self-use reads the old value */
+  for (uint32_t k = 0; k < slots_of(size); ++k) {
+    PcSlot* s = pc_slot(address + 4 * k);
+    s->current = s->created = v;
+    s->previous = previous;
+    ++pc_vertices[v].live;
+  }
+  return v;
+}
+
+void __pc_store(void* address, uint32_t size, uint64_t handle)
+{
+  if (handle & PC_LEAF && !(handle & PC_DERIVED)) {
+    copy_vertex((uintptr_t)address, size, (uint32_t)(handle & PC_VERTEX_MASK));
+    return;
+  }
+  uint32_t* sources = NULL;
+  size_t n = pc_handle_sources(handle, &sources);
+  uint32_t v = create_value((uintptr_t)address, size, sources, n);
+  /* the register now holds a value known to memory: later uses of it flow
+   * from that value, not again from its sources (section 4.1's backtracking
+   * stops at a recognised value) */
+  pc_name_set(handle, v);
+}
+
+void __pc_store_vector(void* address, uint32_t element_size, uint32_t elements, uint64_t handle)
+{
+  for (uint32_t e = 0; e < elements; ++e)
+    __pc_store((char*)address + (size_t)e * element_size, element_size, handle);
+}
+
+void __pc_copy(void* destination, const void* source, uint64_t size)
+{
+  uintptr_t d = (uintptr_t)destination, s = (uintptr_t)source;
+  uint64_t slots = size / 4;
+  if (d == s || slots == 0)
+    return;
+  int backwards = d > s && d < s + size;
+  for (uint64_t i = 0; i < slots; ++i) {
+    uint64_t k = backwards ? slots - 1 - i : i;
+    uint32_t v = pc_slot(s + 4 * k)->current;
+    PcSlot* t = pc_slot(d + 4 * k);
+    if (t->current == v)
+      continue;
+    release(t);
+    if (v) {
+      t->current = v;
+      ++pc_vertices[v].live;
+    }
+  }
+  ++pc_copies;
+}
+
+void __pc_clear(void* destination, uint64_t size)
+{
+  for (uint64_t k = 0; k < (size + 3) / 4; ++k)
+    release(pc_slot((uintptr_t)destination + 4 * k));
+}
+
+/* ---- calls: shadows of arguments and results ---- */
+
+static uint64_t arguments[16], no_arguments[16];
+static const void* arguments_for;
+static uint64_t result;
+static const void* result_from;
+
+uint64_t* __pc_call_begin(const void* callee)
+{
+  arguments_for = callee;
+  result_from = NULL;
+  return arguments;
+}
+
+const uint64_t* __pc_enter(const void* self)
+{
+  if (arguments_for != self)
+    return no_arguments;
+  arguments_for = NULL;
+  return arguments;
+}
+
+void __pc_set_ret(const void* self, uint64_t handle)
+{
+  result = handle;
+  result_from = self;
+}
+
+uint64_t __pc_call_result(const void* callee, uint64_t fallback)
+{
+  if (result_from == callee) {
+    result_from = NULL;
+    return result;
+  }
+  return fallback;
+}
+
+__attribute__((destructor)) static void finish(void)
+{
+  const char* out = getenv("PERFCAST_COMM_OUT");
+  if (!out || !*out)
+    return;
+  int error = pc_write_graph(out);
+  if (error)
+    fprintf(stderr, "perfcast-comm: cannot write the value graph to %s: %s\n", out, strerror(error));
+}

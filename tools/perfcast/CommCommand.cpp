@@ -1,0 +1,98 @@
+// perfcast comm run / comm report: the communication of the MPI version of a
+// sequential program, estimated from its value flow (src/comm, docs/comm.md).
+#include "Command.hpp"
+
+#include "comm/CommRun.hpp"
+#include "core/Error.hpp"
+#include "core/Units.hpp"
+#include "qn/Study.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+
+namespace perfcast::cli {
+
+namespace {
+
+struct CommRunArgs {
+  std::string procs = "2..64:x2";
+  std::string dir;
+  std::string region;
+  std::string memory_limit;
+  bool force = false;
+  std::vector<std::string> command;
+};
+
+int run_comm_run(const CommRunArgs& a)
+{
+#ifndef PERFCAST_HAVE_COMMPASS
+  throw Error("perfcast comm run: perfcast was built without LLVM 19, so there is no perfcast-cc to build the program "
+              "with; install the Debian packages clang-19, llvm-19-dev and flang-19 (scripts/install-deps.sh) and "
+              "rebuild");
+#endif
+  comm::CommRunOptions o;
+  try {
+    o.procs = parse_proc_counts(a.procs);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--procs: {}", e.what()));
+  }
+  if (!a.memory_limit.empty()) {
+    auto bytes = parse_bytes(a.memory_limit);
+    if (!bytes || *bytes < 1 || !std::isfinite(*bytes))
+      throw Error(fmt::format("--memory-limit {}: expected a size such as 4GiB or 512MB", a.memory_limit));
+    o.memory_limit = static_cast<std::uint64_t>(*bytes);
+  }
+  o.dir = a.dir;
+  o.region = a.region;
+  o.force = a.force;
+  o.command = a.command;
+  comm::CommResult result = comm::run_comm_analysis(o);
+  std::cout << comm::format_comm_report(comm::comm_to_json(result, o.command), a.dir + "/comm.json");
+  return 0;
+}
+
+int run_comm_report(const std::string& dir, bool json)
+{
+  std::string path = dir + "/comm.json";
+  std::ifstream in(path);
+  if (!in)
+    fail_in(path, "cannot read (expected a directory written by perfcast comm run)");
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded())
+    fail_in(path, "expected JSON");
+  if (json)
+    std::cout << doc.dump(2) << "\n";
+  else
+    std::cout << comm::format_comm_report(doc, path);
+  return 0;
+}
+
+} // namespace
+
+void add_comm_commands(CLI::App& app, std::vector<Command>& out)
+{
+  auto* comm = app.add_subcommand("comm", "communication of the MPI version of a sequential program, from its "
+                                          "value flow (build it with perfcast-cc)");
+  comm->require_subcommand(1);
+  auto r = std::make_shared<CommRunArgs>();
+  auto* run = comm->add_subcommand("run", "run a program built with perfcast-cc and estimate its communication: "
+                                          "perfcast comm run -o DIR -- ./app ARGS");
+  run->add_option("-o,--output", r->dir, "directory for comm.json and values.graph")->required();
+  run->add_option("--procs", r->procs, "process counts: 2..64 (each), 2..64:x2 (doubling) or 2,4,8")
+      ->capture_default_str();
+  run->add_option("--region", r->region, "analyse only the calls of this function (the main loop's body)");
+  run->add_option("--memory-limit", r->memory_limit, "stop the analysis when it needs more memory (e.g. 4GiB)");
+  run->add_flag("--force", r->force, "write into a directory holding files perfcast did not write");
+  run->add_option("command", r->command, "the instrumented program and its arguments, after --")->required();
+  out.push_back({run, [r] { return run_comm_run(*r); }});
+  auto dir = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  auto* report = comm->add_subcommand("report", "print the estimates of a perfcast comm run directory");
+  report->add_option("dir", *dir, "directory written by perfcast comm run")->required();
+  report->add_flag("--json", *json, "print comm.json");
+  out.push_back({report, [dir, json] { return run_comm_report(*dir, *json); }});
+}
+
+} // namespace perfcast::cli
