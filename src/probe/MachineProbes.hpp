@@ -47,7 +47,7 @@ double default_memory_max(const MemoryInfo& info);
 struct MemoryPoint {
   double held_mb = 0; ///< megabytes (1e6 bytes) held and touched by the probe
   Estimate task_s;
-  double alpha = 0;   ///< task time over the time at the first level, minus one
+  double alpha = 0;   ///< task time over the time with nothing held (a line's intercept through the main-memory levels), minus one
 };
 
 /// The slowdown curve alpha(MB) and its fits (UniMPP eq. 3).

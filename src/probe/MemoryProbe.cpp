@@ -53,6 +53,27 @@ double reference_task_s(bool wall_clock)
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// alpha at each level against the task's time with nothing held, taken from
+/// a line through every level in main memory (one level alone is noisier);
+/// the first level's time when fewer than three levels are in main memory.
+void set_alphas(MemoryFigure& f, double swap_from_mb)
+{
+  std::vector<double> x, t;
+  for (const MemoryPoint& p : f.points)
+    if (p.held_mb <= swap_from_mb) {
+      x.push_back(p.held_mb);
+      t.push_back(p.task_s.mean);
+    }
+  double base = f.points.front().task_s.mean;
+  if (x.size() >= 3) {
+    LineFit line = fit_line(x, t);
+    if (line.intercept > 0)
+      base = line.intercept;
+  }
+  for (MemoryPoint& p : f.points)
+    p.alpha = p.task_s.mean / base - 1;
+}
+
 } // namespace
 
 MemoryInfo read_meminfo(const std::string& path)
@@ -133,9 +154,9 @@ MemoryFigure probe_memory(double max_bytes, int levels, const MemoryInfo& info, 
       if (progress)
         progress(name, e);
     });
-    p.alpha = f.points.empty() ? 0.0 : p.task_s.mean / f.points.front().task_s.mean - 1;
     f.points.push_back(p);
   }
+  set_alphas(f, info.available_bytes / kMb);
   // beyond what was available when the probe started, the kernel must swap
   fit_memory_curve(f, info.available_bytes / kMb, info.swap_total_bytes > 0);
   return f;
