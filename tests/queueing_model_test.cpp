@@ -287,7 +287,9 @@ TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
   // Amdahl 75.0% (100 - MAPE). Since issue 13 Net_Constant scales the whole
   // message time (start-up included, eq. 4 and 7) instead of letting the NIC
   // queue absorb the latency, which the third-party study needed
-  // (bench/qn_study.sh); here that costs accuracy: 82.1% on 2026-11-23.
+  // (bench/qn_study.sh); here that cost accuracy: 82.1% on 2026-11-23. With
+  // partners among the n-1 others and B(n) fitted as one curve (issue 13,
+  // same day) it is back to 95.2%: the threshold is raised back.
   auto runs = load_runs(test::source_dir() + "/examples/runs/stencil2d-4nodes.csv");
   ASSERT_EQ(runs.size(), 7u);
   std::vector<MeasuredRun> train(runs.begin(), runs.begin() + 4), test(runs.begin() + 4, runs.end());
@@ -300,7 +302,7 @@ TEST(QueueingModel, PredictsLargerSimGridRunsBetterThanAmdahl)
     amdahl.push_back(a.predict(r.procs));
   }
   Accuracy q = score("queueing-network", qn, test), b = score("amdahl", amdahl, test);
-  EXPECT_GE(q.accuracy_percent, 80.0);
+  EXPECT_GE(q.accuracy_percent, 90.0);
   EXPECT_GT(q.accuracy_percent, b.accuracy_percent);
 }
 
