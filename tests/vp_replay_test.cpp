@@ -1,7 +1,7 @@
 // Over-decomposed replay: VPs on cores, balancing steps and migrations, with
 // makespans derived by hand.
 #include "core/Error.hpp"
-#include "lb/BalancerSpec.hpp"
+#include "lb/BalancerFunction.hpp"
 #include "platform/Placement.hpp"
 #include "platform/Platform.hpp"
 #include "sim/OverDecomposed.hpp"
@@ -41,7 +41,7 @@ struct VpFixture {
     options.replay.network = network;
     options.core_of_vp = mapping;
     options.period = period;
-    options.balancer = lb::parse_balancer_spec(balancer);
+    options.balancer = lb::balancer_function(lb::parse_balancer_spec(balancer));
     return replay_over_decomposed(t, platform, place_by_policy(platform, "round-robin", cores), options);
   }
 };

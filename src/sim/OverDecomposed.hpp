@@ -7,7 +7,7 @@
 // a balancing step: a Charm++ strategy (lb::decide) picks the new mapping from
 // each VP's compute time since the previous step, and the VPs that move send
 // their BYTES concurrently over the network model before the replay resumes.
-#include "lb/BalancerSpec.hpp"
+#include "lb/LoadBalancer.hpp"
 #include "platform/Placement.hpp"
 #include "platform/Platform.hpp"
 #include "report/Timeline.hpp"
@@ -15,6 +15,7 @@
 #include "trace/TraceIndex.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace perfcast {
@@ -23,7 +24,8 @@ struct VpOptions {
   ReplayOptions replay;
   std::vector<int> core_of_vp; ///< initial core of every VP (V entries, each below the number of cores)
   int period = 0;              ///< balance at every period-th migration point of each VP; 0 never balances
-  lb::BalancerConfig balancer;
+  /// The strategy of a balancing step (lb::balancer_function); needed when period > 0.
+  std::function<lb::LbDecision(const lb::LbProblem&)> balancer;
   bool use_pe_speed = false;   ///< let the balancer scale loads by core speed (Charm++'s +LBTestPESpeed)
   bool record_core_timeline = false; ///< fill VpReport::core_timeline
 };

@@ -1,7 +1,6 @@
 // Over-decomposed replay inside the engine: VPs take turns on their core
 // (non-preemptive, FIFO), meet at balancing steps, and migrate over the network.
 #include "core/Error.hpp"
-#include "lb/LoadBalancer.hpp"
 #include "sim/ReplayEngine.hpp"
 
 #include <algorithm>
@@ -12,6 +11,8 @@ namespace perfcast::replay {
 void ReplayEngine::set_vp(const VpOptions& options, const Placement& core_host)
 {
   vp_ = &options;
+  if (options.period > 0 && !options.balancer)
+    throw Error("a balancing period needs a balancer");
   int V = static_cast<int>(ranks_.size());
   int P = static_cast<int>(core_host.size());
   if (static_cast<int>(options.core_of_vp.size()) != V)
@@ -127,7 +128,10 @@ void ReplayEngine::balance()
   std::vector<int> current(ranks_.size());
   for (std::size_t v = 0; v < ranks_.size(); ++v)
     current[v] = ranks_[v].core;
-  std::vector<double> loads = lb::pe_loads(problem, current);
+  // loads the balancer sees: every VP is migratable and cores have no background load
+  std::vector<double> loads(cores_.size(), 0.0);
+  for (std::size_t v = 0; v < ranks_.size(); ++v)
+    loads[static_cast<std::size_t>(current[v])] += problem.objects[v].load_s;
   double total = 0, peak = 0;
   for (double l : loads) {
     total += l;
@@ -136,7 +140,7 @@ void ReplayEngine::balance()
   BalanceStep step;
   step.start_s = step.end_s = now_;
   step.max_avg_load = total > 0 ? peak / (total / static_cast<double>(loads.size())) : 1.0;
-  lb::LbDecision decision = lb::decide(vp_->balancer, problem);
+  lb::LbDecision decision = vp_->balancer(problem);
   for (std::size_t v = 0; v < ranks_.size(); ++v) {
     Rank& rank = ranks_[v];
     int to = decision.new_pe[v];

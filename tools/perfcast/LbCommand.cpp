@@ -55,6 +55,7 @@ void add_lb_commands(CLI::App& app, std::vector<Command>& out)
   decide->add_flag("--json", args->json, "print a JSON object instead of a table");
   out.push_back({decide, [args] { return run_lb_decide(*args); }});
   add_lb_replay_command(*lb, out);
+  add_lb_sweep_command(*lb, out);
 }
 
 } // namespace perfcast::cli

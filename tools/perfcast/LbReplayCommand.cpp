@@ -4,7 +4,7 @@
 
 #include "core/Error.hpp"
 #include "core/OutputFile.hpp"
-#include "lb/BalancerSpec.hpp"
+#include "lb/BalancerFunction.hpp"
 #include "net/NetworkModel.hpp"
 #include "platform/Placement.hpp"
 #include "report/LoadHeatmapSvg.hpp"
@@ -43,7 +43,7 @@ int run_lb_replay(const LbReplayArgs& a)
 {
   VpOptions options;
   try {
-    options.balancer = lb::parse_balancer_spec(a.balancer);
+    options.balancer = lb::balancer_function(lb::parse_balancer_spec(a.balancer));
   } catch (const Error& e) {
     throw Error(fmt::format("--balancer: {}", e.what()));
   }
