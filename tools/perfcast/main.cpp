@@ -9,6 +9,11 @@
 
 #include <iostream>
 
+namespace perfcast::cli {
+/// `perfcast kernels build` and `list` (KernelsCommand.cpp).
+void add_kernels_commands(CLI::App& app, std::vector<Command>& out);
+} // namespace perfcast::cli
+
 int main(int argc, char** argv)
 {
   using namespace perfcast::cli;
