@@ -48,7 +48,8 @@ TEST(PhasePredictor, MatchesEachPhaseToItsKernelAndPredictsExactly) {
   EXPECT_EQ(a.candidates[a.selection.chosen].kernel, "cube");
   EXPECT_EQ(f.phases[1].candidates[f.phases[1].selection.chosen].kernel, "square");
   EXPECT_NEAR(*a.kernel_s, phase_a(144), 1e-9 * phase_a(144));
-  EXPECT_NEAR(a.kernel_loo_smape, 0, 1e-9);
+  EXPECT_EQ(a.validation, "forward");
+  EXPECT_NEAR(a.kernel_cv_smape, 0, 1e-9);
   EXPECT_EQ(a.method, "kernel"); // the own fit is exact too; on a tie the kernel answers
   EXPECT_NEAR(f.phases[1].predicted_s, phase_b(144), 1e-9 * phase_b(144));
   EXPECT_NEAR(a.share + f.phases[1].share, 0.9, 1e-9);

@@ -44,3 +44,18 @@ TEST(ScalingFit, RejectsTooFewOrFallingTimes) {
   EXPECT_THROW(fit_scaling({10, 20, 30}, {1, 2}), perfcast::Error);
   EXPECT_THROW(fit_scaling({10, 20, -30}, {1, 2, 3}), perfcast::Error);
 }
+
+TEST(ScalingFit, ForwardValidationPredictsEachLargestFromTheSmaller) {
+  // Rule: the mean of the training times. Times 1, 2, 3, 4, 5 at sizes
+  // 1..5; folds for the two largest: train on 1..3 (mean 2) for 4,
+  // SMAPE 2 |2 - 4| / 6 = 2/3; train on 1..4 (mean 2.5) for 5, SMAPE
+  // 2 * 2.5 / 7.5 = 2/3. Mean 2/3.
+  const auto mean_rule = [](const std::vector<double>&, const std::vector<double>& t, double) {
+    double s = 0;
+    for (double v : t) s += v;
+    return s / t.size();
+  };
+  EXPECT_NEAR(forward_smape({1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}, mean_rule), 2.0 / 3, 1e-12);
+  // With three runs no fold keeps three to learn from.
+  EXPECT_DOUBLE_EQ(forward_smape({1, 2, 3}, {1, 2, 3}, mean_rule), -1);
+}

@@ -62,11 +62,13 @@ PhaseSet find_phases(const std::vector<std::string>& names, const std::vector<St
   const Totals t = add_up(names.size(), samples);
   if (!(t.total > 0)) throw Error("the profile has no samples (expected a run long enough to be sampled)");
 
-  // Candidates: the program's functions between min_share and spine_share.
+  // Candidates: the program's functions above min_share, the run's spine left out.
   std::vector<int> cand;
   for (std::size_t f = 0; f < names.size(); ++f) {
     const double share = t.inclusive[f] / t.total;
-    if (share >= rule.min_share && share < rule.spine_share && !is_mpi(names[f])) cand.push_back(static_cast<int>(f));
+    const double through_callees = (t.inclusive[f] - t.exclusive[f]) / t.total;
+    if (share >= rule.min_share && through_callees < rule.spine_share && !is_mpi(names[f]))
+      cand.push_back(static_cast<int>(f));
   }
   std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
     return t.inclusive[a] != t.inclusive[b] ? t.inclusive[a] > t.inclusive[b] : names[a] < names[b];

@@ -5,9 +5,11 @@
 //
 // Read literally, main alone is always that set, so perfcast's rule (docs/phases.md):
 //  - candidates are the program's functions whose inclusive share is at
-//    least `min_share` and below `spine_share`: a function on (nearly) every
-//    stack, such as main or a top-level driver, is the run, not a phase;
-//    MPI and PMPI functions are communication inside a phase, not phases;
+//    least `min_share`, except the run's spine: a function that is on
+//    nearly every stack (`spine_share`) below its own frame, such as main or
+//    a top-level driver, is the run, not a phase (a loop that does nearly
+//    all the work itself is a phase); MPI and PMPI functions are
+//    communication inside a phase, not phases;
 //  - two functions are nested when they appear together in any sample, so
 //    the shares of a set of non-nested functions add up exactly;
 //  - the set with the fewest functions wins; among equally small sets the
@@ -29,7 +31,7 @@ struct StackSample {
 /// Options of the phase search.
 struct PhaseRule {
   double threshold = 0.7;    ///< share of the run the phases must hold together
-  double spine_share = 0.95; ///< functions at or above this share are the run itself
+  double spine_share = 0.95; ///< functions whose callees hold this share are the run itself
   double min_share = 0.02;   ///< functions below this share are not considered
   int max_phases = 4;        ///< the largest set tried
   int max_candidates = 24;   ///< the candidates with the largest shares searched

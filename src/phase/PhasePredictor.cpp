@@ -3,6 +3,7 @@
 #include "core/Error.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <fmt/format.h>
 
 namespace perfcast::phase {
@@ -11,11 +12,34 @@ namespace {
 /// How far beyond the largest small run a prediction is still supported.
 constexpr double kSupportedReach = 4;
 
+using Rule = std::function<double(const std::vector<double>&, const std::vector<double>&, double)>;
+
+/// Forward validation with 4 runs or more (at least 3 to learn from), else
+/// leave-one-out; -1 when the rule cannot be trained on some fold (too few
+/// runs for it, or times it cannot fit).
+double validate(const std::vector<double>& sizes, const std::vector<double>& times, const std::string& how,
+                const Rule& rule) {
+  bool failed = false;
+  const Rule guarded = [&](const std::vector<double>& n, const std::vector<double>& t, double x) {
+    try {
+      return rule(n, t, x);
+    } catch (const Error&) {
+      failed = true;
+      return 0.0;
+    }
+  };
+  const double score = how == "forward" ? forward_smape(sizes, times, guarded) : leave_one_out_smape(sizes, times, guarded);
+  return failed ? -1 : score;
+}
+
+std::string score_text(double score) { return score < 0 ? "not validated" : fmt::format("{:.1f}%", 100 * score); }
+
 PhaseForecast forecast_phase(const std::string& name, const std::vector<double>& sizes,
                              const std::vector<double>& times, const std::vector<KernelModel>& kernels,
                              double target, const CascadeRule& rule, std::vector<std::string>& warnings) {
   PhaseForecast f;
   f.name = name;
+  f.validation = sizes.size() >= 4 ? "forward" : "leave-one-out";
   std::vector<PhaseSample> runs;
   for (std::size_t i = 0; i < sizes.size(); ++i) runs.push_back({sizes[i], times[i]});
   for (const KernelModel& k : kernels) f.candidates.push_back(match_phase(runs, k, target));
@@ -23,9 +47,9 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
   if (f.selection.chosen >= 0) {
     const KernelModel& k = kernels[f.selection.chosen];
     f.kernel_s = predict_phase_seconds(f.candidates[f.selection.chosen], k, target);
-    // Leave-one-out with the chosen kernel fixed: match on the other runs,
-    // predict the one left out.
-    f.kernel_loo_smape = leave_one_out_smape(sizes, times, [&](const auto& n, const auto& t, double x) {
+    // Validation with the chosen kernel fixed: matched on the training runs,
+    // asked for the run held out.
+    f.kernel_cv_smape = validate(sizes, times, f.validation, [&](const auto& n, const auto& t, double x) {
       std::vector<PhaseSample> kept;
       for (std::size_t i = 0; i < n.size(); ++i) kept.push_back({n[i], t[i]});
       return predict_phase_seconds(match_phase(kept, k, x), k, x);
@@ -36,23 +60,42 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
                                      name, k.name(), target / f.candidates[f.selection.chosen].av_sf,
                                      kSupportedReach, k.max_size()));
   }
-  f.own_fit = fit_scaling(sizes, times);
-  f.own_fit_s = f.own_fit(target);
-  // Scores within 1e-9 are a tie (rounding), and a tie goes to the kernel, the paper's method.
-  if (f.kernel_s && f.kernel_loo_smape <= f.own_fit.loo_smape + 1e-9) {
+  std::optional<ScalingModel> own;
+  try {
+    own = fit_scaling(sizes, times);
+  } catch (const Error& e) {
+    warnings.push_back(fmt::format("phase {}: no own scaling fit ({})", name, e.what()));
+  }
+  if (own) {
+    f.own_fit = *own;
+    f.own_fit_s = own->operator()(target);
+    f.own_fit_cv_smape = validate(sizes, times, f.validation, [](const auto& n, const auto& t, double x) {
+      return fit_scaling(n, t)(x);
+    });
+  } else {
+    f.own_fit_cv_smape = -1;
+  }
+  // The kernel answers unless the own fit validated and did better; scores
+  // within 1e-9 are a tie (rounding), and a tie goes to the kernel, the
+  // paper's method.
+  const bool own_better = own && f.own_fit_cv_smape >= 0 &&
+                          (f.kernel_cv_smape < 0 || f.own_fit_cv_smape + 1e-9 < f.kernel_cv_smape);
+  if (f.kernel_s && !own_better) {
     f.predicted_s = *f.kernel_s;
     f.method = "kernel";
-    f.why = fmt::format("kernel {} validates better (leave-one-out SMAPE {:.1f}% against {:.1f}% for {})",
-                        kernels[f.selection.chosen].name(), 100 * f.kernel_loo_smape, 100 * f.own_fit.loo_smape,
-                        f.own_fit.describe());
-  } else {
+    f.why = fmt::format("kernel {}: {} SMAPE {}, own fit {}: {}", kernels[f.selection.chosen].name(), f.validation,
+                        score_text(f.kernel_cv_smape), own ? f.own_fit.describe() : "none",
+                        score_text(f.own_fit_cv_smape));
+  } else if (own) {
     f.predicted_s = f.own_fit_s;
     f.method = "own-fit";
-    f.why = f.kernel_s ? fmt::format("own fit {} validates better (leave-one-out SMAPE {:.1f}% against {:.1f}% "
-                                     "for kernel {})",
-                                     f.own_fit.describe(), 100 * f.own_fit.loo_smape, 100 * f.kernel_loo_smape,
-                                     kernels[f.selection.chosen].name())
+    f.why = f.kernel_s ? fmt::format("own fit {}: {} SMAPE {}, better than kernel {}: {}", f.own_fit.describe(),
+                                     f.validation, score_text(f.own_fit_cv_smape),
+                                     kernels[f.selection.chosen].name(), score_text(f.kernel_cv_smape))
                        : fmt::format("no kernel matches ({}); own fit {}", f.selection.reason, f.own_fit.describe());
+  } else {
+    throw Error(fmt::format("phase {}: no kernel matches ({}) and its times cannot be fitted", name,
+                            f.selection.reason));
   }
   return f;
 }
@@ -67,8 +110,10 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
   if (kernels.empty()) throw Error("the kernel database is empty (expected kernels measured by perfcast kernels build)");
   RunForecast out;
   out.size = target_size;
+  std::vector<SizeRun> sorted = runs; // forward validation reads them by size
+  std::stable_sort(sorted.begin(), sorted.end(), [](const SizeRun& a, const SizeRun& b) { return a.size < b.size; });
   std::vector<double> sizes;
-  for (const SizeRun& r : runs) {
+  for (const SizeRun& r : sorted) {
     if (!(r.total_seconds > 0))
       throw Error(fmt::format("the run at size {} took {} s (expected a positive time)", r.size, r.total_seconds));
     sizes.push_back(r.size);
@@ -81,7 +126,7 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
   std::vector<double> phase_times, shares;
   for (const std::string& name : phases) {
     std::vector<double> times, run_shares;
-    for (const SizeRun& r : runs) {
+    for (const SizeRun& r : sorted) {
       const auto it = r.phase_seconds.find(name);
       if (it == r.phase_seconds.end() || !(it->second > 0))
         throw Error(fmt::format("phase {} has no time in the run at size {} (expected every phase in every run)",
@@ -98,7 +143,8 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
   double share_sum = 0;
   for (double s : shares) share_sum += s;
   if (share_sum > 1) { // phases extrapolated past the whole run: scale them to fill it
-    out.warnings.push_back(fmt::format("the phases' extrapolated shares add up to {:.2f}; scaled to 1", share_sum));
+    if (share_sum > 1.005)
+      out.warnings.push_back(fmt::format("the phases' extrapolated shares add up to {:.3f}; scaled to 1", share_sum));
     for (double& s : shares) s /= share_sum;
     for (std::size_t i = 0; i < shares.size(); ++i) out.phases[i].share = shares[i];
   }

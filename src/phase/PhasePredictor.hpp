@@ -3,8 +3,10 @@
 // section III-C, with perfcast's additions): for each phase, every kernel of
 // the database is matched (Table IV), the cascade picks one, and the phase
 // is predicted through it (eq. 3); beside it, the phase's own scaling fit
-// (ScalingFit). Both are scored by leave-one-out over the small runs and the
-// better-scored answers, with the reason. Phase shares are extrapolated
+// (ScalingFit). Both are scored by forward validation over the small runs
+// (each of the two largest predicted from the smaller ones: the question a
+// prediction at a larger size asks; leave-one-out when there are too few
+// runs) and the better-scored answers, with the reason. Phase shares are extrapolated
 // linearly and the run's time follows from eq. 4.
 #include "phase/KernelModel.hpp"
 #include "phase/Matching.hpp"
@@ -30,9 +32,11 @@ struct PhaseForecast {
   std::vector<MatchStats> candidates; ///< every kernel's statistics, in database order
   Selection selection;                ///< the cascade's outcome over `candidates`
   std::optional<double> kernel_s;     ///< through the chosen kernel (none when no kernel is eligible)
-  double kernel_loo_smape = -1;       ///< leave-one-out score of the kernel prediction (-1: none)
+  double kernel_cv_smape = -1;        ///< validation score (SMAPE) of the kernel prediction (-1: none)
   ScalingModel own_fit;               ///< the phase's own scaling fit
   double own_fit_s = 0;
+  double own_fit_cv_smape = 0;        ///< validation score (SMAPE) of the own fit
+  std::string validation;             ///< "forward" or "leave-one-out"
   double predicted_s = 0; ///< the answer: the better-scored of the two
   std::string method;     ///< "kernel" or "own-fit"
   std::string why;        ///< why that one

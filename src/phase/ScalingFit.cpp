@@ -2,6 +2,7 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <set>
@@ -101,6 +102,21 @@ double leave_one_out_smape(
     sum += smape(rule(n, t, sizes[out]), seconds[out]);
   }
   return sum / static_cast<double>(sizes.size());
+}
+
+double forward_smape(
+    const std::vector<double>& sizes, const std::vector<double>& seconds,
+    const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule, int folds,
+    int min_train) {
+  double sum = 0;
+  int used = 0;
+  const int n = static_cast<int>(sizes.size());
+  for (int k = std::max(min_train, n - folds); k < n; ++k) {
+    const std::vector<double> train_n(sizes.begin(), sizes.begin() + k), train_t(seconds.begin(), seconds.begin() + k);
+    sum += smape(rule(train_n, train_t, sizes[k]), seconds[k]);
+    ++used;
+  }
+  return used > 0 ? sum / used : -1;
 }
 
 ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds) {

@@ -36,4 +36,14 @@ double leave_one_out_smape(
     const std::vector<double>& sizes, const std::vector<double>& seconds,
     const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule);
 
+/// Forward (extrapolating) validation of any prediction rule: for each of
+/// the last `folds` runs, by increasing size, the rule gets every smaller run
+/// and answers the run's time; the mean SMAPE. Runs must be sorted by size,
+/// and each fold keeps at least `min_train` runs to learn from (folds that
+/// cannot are skipped; -1 when none is left).
+double forward_smape(
+    const std::vector<double>& sizes, const std::vector<double>& seconds,
+    const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule, int folds = 2,
+    int min_train = 3);
+
 } // namespace perfcast::phase

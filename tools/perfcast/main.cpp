@@ -30,6 +30,7 @@ int main(int argc, char** argv)
   add_probe_commands(app, commands);
   add_comm_commands(app, commands);
   add_kernels_commands(app, commands);
+  add_phases_commands(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,236 @@
+#include "phase/PhaseRunner.hpp"
+
+#include "core/AtomicFile.hpp"
+#include "core/Error.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <spawn.h>
+#include <sys/wait.h>
+
+extern char** environ;
+
+namespace perfcast::phase {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kFormat = "perfcast-phase-runs";
+
+bool is_launcher(const std::string& program) {
+  const std::string name = fs::path(program).filename().string();
+  for (const char* l : {"mpirun", "mpiexec", "orterun", "srun", "mpiexec.hydra", "mpirun.openmpi", "mpiexec.openmpi",
+                        "mpirun.mpich", "mpiexec.mpich", "smpirun"})
+    if (name == l) return true;
+  return false;
+}
+
+/// Runs argv with the profiler preloaded into `out`; returns the exit status
+/// (128 + signal when killed).
+int run_profiled(const std::vector<std::string>& command, const std::string& library, const std::string& out,
+                 const PhaseRunOptions& options) {
+  std::vector<std::string> env;
+  std::string preload = library;
+  for (char** e = environ; *e; ++e) {
+    const std::string kv = *e;
+    if (kv.rfind("LD_PRELOAD=", 0) == 0) preload += ":" + kv.substr(11);
+    else if (kv.rfind("PERFCAST_PROFILE_", 0) != 0) env.push_back(kv);
+  }
+  env.push_back("LD_PRELOAD=" + preload);
+  env.push_back("PERFCAST_PROFILE_DIR=" + out);
+  env.push_back("PERFCAST_PROFILE_CLOCK=" + options.clock);
+  env.push_back("PERFCAST_PROFILE_HZ=" + std::to_string(options.hz));
+  if (is_launcher(command[0])) env.push_back("PERFCAST_PROFILE_RANKS_ONLY=1");
+  std::vector<char*> envp, argv;
+  for (auto& s : env) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = command;
+  for (auto& s : args) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()); rc != 0)
+    throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+json to_json(const PhaseRunLog& log) {
+  json sizes = json::array();
+  for (const SizeRecord& r : log.sizes)
+    sizes.push_back({{"size", r.size}, {"status", r.status}, {"wall_s", r.wall_s}, {"dir", r.dir}});
+  return {{"format", kFormat}, {"version", 1},  {"generator", "perfcast"}, {"command", log.command},
+          {"sizes", sizes},    {"converged_at", log.converged_at}, {"used", log.used}};
+}
+
+void write_log(const std::string& dir, const PhaseRunLog& log) {
+  write_file_atomically(dir + "/phases.json", to_json(log).dump(2) + "\n");
+}
+
+/// Turns the sampler's raw files of one run into rank-R.functions.json.
+std::vector<profile::FunctionProfile> keep_profiles(const std::string& run_dir) {
+  std::vector<profile::FunctionProfile> ranks = profile::read_sampler_dir(run_dir);
+  for (const profile::FunctionProfile& p : ranks)
+    write_file_atomically(fmt::format("{}/rank-{}.functions.json", run_dir, p.rank < 0 ? p.pid : p.rank),
+                          profile::to_json(p).dump() + "\n");
+  for (const auto& e : fs::directory_iterator(run_dir))
+    if (e.path().filename().string().rfind("sampler-", 0) == 0) fs::remove(e.path());
+  return ranks;
+}
+
+std::vector<profile::FunctionProfile> read_kept_profiles(const std::string& run_dir) {
+  std::vector<profile::FunctionProfile> ranks;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(run_dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 15 && name.rfind(".functions.json") == name.size() - 15) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    json j;
+    try {
+      j = json::parse(in);
+    } catch (const json::exception& e) {
+      throw Error(fmt::format("{}: {} (expected a perfcast-functions profile)", f.string(), e.what()));
+    }
+    ranks.push_back(profile::function_profile_from_json(j, f.string()));
+  }
+  return ranks;
+}
+
+} // namespace
+
+std::string find_profiler_library() {
+  if (const char* env = std::getenv("PERFCAST_PROFILER_LIB"); env && *env) {
+    if (!fs::exists(env)) throw Error(fmt::format("PERFCAST_PROFILER_LIB={}: no such file", env));
+    return fs::absolute(env).string();
+  }
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  const std::string file = "libperfcast_profiler.so";
+  if (!ec)
+    for (const fs::path& c : {self.parent_path() / file, self.parent_path().parent_path() / PERFCAST_TRACER_INSTALL_DIR / file})
+      if (fs::exists(c)) return c.string();
+  throw Error(fmt::format("the profiler library {} was not found beside perfcast (set PERFCAST_PROFILER_LIB)", file));
+}
+
+PhaseRunLog read_phase_runs(const std::string& dir) {
+  const std::string path = dir + "/phases.json";
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("{}: cannot read (expected a directory written by perfcast phases run)", path));
+  try {
+    const json j = json::parse(in);
+    if (j.at("format") != kFormat || j.at("version") != 1)
+      throw Error(fmt::format("{}: not a {} version 1 file", path, kFormat));
+    PhaseRunLog log;
+    log.command = j.at("command").get<std::vector<std::string>>();
+    for (const json& s : j.at("sizes"))
+      log.sizes.push_back({s.at("size"), s.at("status"), s.at("wall_s"), s.at("dir")});
+    log.converged_at = j.at("converged_at");
+    log.used = j.at("used").get<std::vector<double>>();
+    return log;
+  } catch (const json::exception& e) {
+    throw Error(fmt::format("{}: {} (expected a {} file)", path, e.what(), kFormat));
+  }
+}
+
+MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record) {
+  return merge_ranks(record.size, read_kept_profiles(dir + "/" + record.dir));
+}
+
+PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
+                           const std::function<void(const std::string&)>& progress) {
+  command_for_size(options.command, options.ladder.start); // checks {size} before anything runs
+  if (options.clock != "cpu" && options.clock != "wall")
+    throw Error(fmt::format("--clock '{}' (expected cpu or wall)", options.clock));
+  const std::string library = find_profiler_library();
+  PhaseRunLog log;
+  log.command = options.command;
+  if (fs::exists(dir + "/phases.json")) {
+    PhaseRunLog old = read_phase_runs(dir);
+    if (old.command == options.command) {
+      for (const SizeRecord& r : old.sizes)
+        if (r.status == 0) log.sizes.push_back(r); // reused; failed sizes run again
+    } else if (!options.force) {
+      throw Error(fmt::format("{}: holds small runs of another command ({}); expected the same command, a new "
+                              "directory, or --force",
+                              dir, fmt::join(old.command, " ")));
+    }
+  } else if (fs::exists(dir) && !fs::is_empty(dir) && !options.force) {
+    throw Error(fmt::format("{}: the directory holds files perfcast phases run did not write (expected a new or "
+                            "empty directory, or --force)",
+                            dir));
+  }
+  fs::create_directories(dir);
+  auto record_for = [&](double size) -> const SizeRecord* {
+    for (const SizeRecord& r : log.sizes)
+      if (r.size == size) return &r;
+    return nullptr;
+  };
+  auto profile_size = [&](double size) -> MergedProfile {
+    if (const SizeRecord* r = record_for(size)) {
+      progress(fmt::format("size {:g}: reused ({:.2f} s)", size, r->wall_s));
+      return load_size_profile(dir, *r);
+    }
+    SizeRecord r;
+    r.size = size;
+    r.dir = fmt::format("size-{:g}", size);
+    const std::string run_dir = dir + "/" + r.dir;
+    fs::remove_all(run_dir);
+    fs::create_directories(run_dir);
+    const auto t0 = std::chrono::steady_clock::now();
+    r.status = run_profiled(command_for_size(options.command, size), library, fs::absolute(run_dir).string(), options);
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r.status != 0) {
+      write_log(dir, log);
+      throw Error(fmt::format("size {:g}: the command exited with status {} (the profiles of {} earlier size(s) are "
+                              "kept in {})",
+                              size, r.status, log.sizes.size(), dir));
+    }
+    const std::vector<profile::FunctionProfile> ranks = keep_profiles(run_dir);
+    log.sizes.push_back(r);
+    write_log(dir, log);
+    progress(fmt::format("size {:g}: {:.2f} s, {} rank profile(s)", size, r.wall_s, ranks.size()));
+    return merge_ranks(size, ranks);
+  };
+
+  // Up to C: consecutive sizes until the phases agree.
+  PhaseSet previous;
+  bool have_previous = false;
+  int i = 0;
+  for (; i < options.max_sizes; ++i) {
+    const MergedProfile m = profile_size(options.ladder.at(i));
+    const PhaseSet p = find_phases(m.names, m.stacks, options.rule);
+    if (have_previous && phases_converged(previous, p, options.tolerance)) {
+      log.converged_at = options.ladder.at(i - 1);
+      break;
+    }
+    previous = p;
+    have_previous = true;
+  }
+  if (log.converged_at == 0) {
+    write_log(dir, log);
+    throw Error(fmt::format("the phases did not converge over {} sizes from {:g} (shares moved by more than {} "
+                            "between consecutive sizes; the profiles are kept in {}: try larger sizes or a larger "
+                            "--tolerance)",
+                            options.max_sizes, options.ladder.start, options.tolerance, dir));
+  }
+  // C + step was the last size run; N - 1 more after it.
+  log.used.push_back(options.ladder.at(i));
+  for (int k = 1; k < options.more; ++k) {
+    profile_size(options.ladder.at(i + k));
+    log.used.push_back(options.ladder.at(i + k));
+  }
+  write_log(dir, log);
+  return log;
+}
+
+} // namespace perfcast::phase

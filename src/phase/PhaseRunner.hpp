@@ -1,0 +1,59 @@
+#pragma once
+// Running the small runs: the user's command at growing sizes under perfcast's
+// sampling profiler, until the phases converge (size C) and then N sizes
+// more, each run's per-rank profiles kept in DIR/size-S/ and the log in
+// DIR/phases.json (format perfcast-phase-runs), rewritten after every size
+// so an interrupted or failed series keeps what it measured. Re-running on
+// the same directory and command reuses the sizes already profiled.
+#include "phase/SmallRuns.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfcast::phase {
+
+/// What to run and when to stop.
+struct PhaseRunOptions {
+  std::vector<std::string> command; ///< with {size}
+  SizeLadder ladder;
+  int more = 5;            ///< sizes after C (the paper's N)
+  double tolerance = 0.05; ///< largest change of a phase's share between C and C + step
+  int max_sizes = 20;      ///< give up (with an error) after this many sizes without convergence
+  PhaseRule rule;
+  bool force = false; ///< replace a directory perfcast did not write
+  std::string clock = "cpu"; ///< the sampler's clock: "cpu" (thread CPU time) or "wall"
+  int hz = 1000;             ///< samples per second asked of the sampler
+};
+
+/// One size's run.
+struct SizeRecord {
+  double size = 0;
+  int status = 0;
+  double wall_s = 0;
+  std::string dir; ///< relative to the series' directory
+};
+
+/// The series as kept in phases.json.
+struct PhaseRunLog {
+  std::vector<std::string> command;
+  std::vector<SizeRecord> sizes;
+  double converged_at = 0;   ///< C, 0 while not converged
+  std::vector<double> used;  ///< the sizes after C the prediction uses
+};
+
+/// The sampling profiler library: $PERFCAST_PROFILER_LIB, else beside the
+/// perfcast binary or in PREFIX/LIBDIR/perfcast.
+std::string find_profiler_library();
+
+/// Runs the series into `dir`; `progress` gets a line per finished size.
+PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
+                           const std::function<void(const std::string&)>& progress);
+
+/// Reads DIR/phases.json.
+PhaseRunLog read_phase_runs(const std::string& dir);
+
+/// The merged profile of one size of a series.
+MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record);
+
+} // namespace perfcast::phase

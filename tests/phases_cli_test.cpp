@@ -1,0 +1,107 @@
+// perfcast phases run / predict on tests/apps/phases_app.c, whose two phases
+// grow as n^3 (cubic) and n^2 (square), with a kernel database of exact
+// power laws (K, K^2, K^3): the mechanics of the method end to end.
+#include "TestUtil.hpp"
+#include "phase/KernelDatabase.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+using test::run_perfcast;
+
+namespace {
+
+std::string power_database(const test::TempDir& dir) {
+  const std::string path = dir.path() + "/kernels.db";
+  phase::KernelDatabase db = phase::KernelDatabase::create(path, "test", 1);
+  for (int power = 1; power <= 3; ++power) {
+    std::vector<phase::KernelPoint> pts;
+    for (double k : {10.0, 100.0, 1000.0, 10000.0}) pts.push_back({k, 1e-9 * std::pow(k, power)});
+    db.add(power == 1 ? "linear" : power == 2 ? "square" : "cube", pts);
+  }
+  return path;
+}
+
+std::string run_series(const test::TempDir& dir, test::CommandResult& r) {
+  const std::string out = dir.path() + "/runs";
+  r = run_perfcast(fmt::format("phases run -o {} --sizes 240:+30 --more 3 -- {} {{size}}", out, PERFCAST_PHASES_APP));
+  return out;
+}
+
+} // namespace
+
+TEST(PhasesCli, RunsUntilConvergedKeepsProfilesAndReusesThem) {
+  test::TempDir dir;
+  test::CommandResult r;
+  const std::string out = run_series(dir, r);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
+  EXPECT_EQ(log["format"], "perfcast-phase-runs");
+  ASSERT_EQ(log["used"].size(), 3u);
+  EXPECT_GT(log["converged_at"].get<double>(), 0);
+  for (const auto& s : log["sizes"]) {
+    bool profile = false;
+    for (const auto& e : std::filesystem::directory_iterator(out + "/" + s["dir"].get<std::string>()))
+      profile = profile || e.path().string().find(".functions.json") != std::string::npos;
+    EXPECT_TRUE(profile) << s.dump();
+  }
+  // The same command on the same directory runs nothing again.
+  const auto again = run_perfcast(fmt::format("phases run -o {} --sizes 240:+30 --more 3 -- {} {{size}}", out,
+                                              PERFCAST_PHASES_APP));
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_EQ(again.output.find(" s, 1 rank profile"), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find("reused"), std::string::npos) << again.output;
+}
+
+TEST(PhasesCli, PredictsThroughTheMatchingKernels) {
+  test::TempDir dir;
+  test::CommandResult r;
+  const std::string out = run_series(dir, r);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string svg = dir.path() + "/phases.svg";
+  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --json --svg {}", out,
+                                          power_database(dir), svg));
+  ASSERT_EQ(p.status, 0) << p.output;
+  const auto j = nlohmann::json::parse(p.output.substr(p.output.find('{')));
+  EXPECT_EQ(j["size"], 600);
+  EXPECT_GT(j["predicted_s"].get<double>(), 0);
+  ASSERT_GE(j["phases"].size(), 1u);
+  for (const auto& ph : j["phases"]) {
+    // Each phase's sFactor is most nearly constant against the kernel of its
+    // own order: cubic with cube, square with square.
+    if (ph["name"] == "cubic") EXPECT_EQ(ph["kernel"], "cube") << ph.dump(1);
+    if (ph["name"] == "square") EXPECT_EQ(ph["kernel"], "square") << ph.dump(1);
+    EXPECT_GT(ph["share"].get<double>(), 0);
+    EXPECT_EQ(ph["candidates"].size(), 3u);
+  }
+  EXPECT_TRUE(std::filesystem::exists(svg));
+}
+
+TEST(PhasesCli, BadInputIsRefusedWithoutLosingProfiles) {
+  test::TempDir dir;
+  auto r = run_perfcast(fmt::format("phases run -o {}/a --sizes 240:+30 -- {} 300", dir.path(), PERFCAST_PHASES_APP));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("{size}"), std::string::npos) << r.output;
+  r = run_perfcast(fmt::format("phases run -o {}/a --sizes 240 -- {} {{size}}", dir.path(), PERFCAST_PHASES_APP));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("START:+STEP"), std::string::npos) << r.output;
+  // A run that fails at its second size: the first size's profile stays.
+  const std::string script = dir.file("fails.sh", fmt::format("#!/bin/sh\n[ \"$1\" -gt 240 ] && exit 3\nexec {} \"$1\"\n",
+                                                              PERFCAST_PHASES_APP));
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  r = run_perfcast(fmt::format("phases run -o {}/b --sizes 240:+30 -- {} {{size}}", dir.path(), script));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("status 3"), std::string::npos) << r.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(dir.path() + "/b/phases.json"));
+  EXPECT_EQ(log["sizes"].size(), 1u);
+  // An empty kernel database.
+  phase::KernelDatabase::create(dir.path() + "/empty.db", "m", 1);
+  test::CommandResult ok;
+  const std::string out = run_series(dir, ok);
+  ASSERT_EQ(ok.status, 0) << ok.output;
+  r = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {}/empty.db", out, dir.path()));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("empty"), std::string::npos) << r.output;
+}

@@ -1,0 +1,199 @@
+// perfcast phases run / predict: Escobar and Boppana's prediction of a large
+// run from small ones (docs/phases.md).
+#include "Command.hpp"
+
+#include "core/Error.hpp"
+#include "core/OutputFile.hpp"
+#include "phase/KernelDatabase.hpp"
+#include "phase/PhasePredictor.hpp"
+#include "phase/PhaseRunner.hpp"
+#include "report/PlotSvg.hpp"
+
+#include <fmt/format.h>
+#include <iostream>
+#include <unistd.h>
+
+namespace perfcast::cli {
+namespace {
+
+struct PhasesRunArgs {
+  std::string dir, sizes;
+  std::vector<std::string> command;
+  int more = 5, max_sizes = 20, max_phases = 4;
+  double tolerance = 0.05, threshold = 0.7;
+  bool force = false;
+  std::string clock = "cpu";
+  int hz = 1000;
+};
+
+struct PhasesPredictArgs {
+  std::string dir, kernels, svg;
+  double size = 0, threshold = 0.7;
+  int max_phases = 4;
+  bool json = false, force = false;
+};
+
+int run_phases_run(const PhasesRunArgs& a) {
+  phase::PhaseRunOptions o;
+  o.command = a.command;
+  o.ladder = phase::parse_size_ladder(a.sizes);
+  o.more = a.more;
+  o.tolerance = a.tolerance;
+  o.max_sizes = a.max_sizes;
+  o.rule.threshold = a.threshold;
+  o.rule.max_phases = a.max_phases;
+  o.force = a.force;
+  o.clock = a.clock;
+  o.hz = a.hz;
+  const phase::PhaseRunLog log = phase::run_small_runs(a.dir, o, [](const std::string& line) {
+    std::cerr << "perfcast phases: " << line << std::endl;
+  });
+  std::cout << fmt::format("converged at size {:g}; sizes for the prediction: {}\n", log.converged_at,
+                           fmt::join(log.used, ", "));
+  const phase::MergedProfile m = phase::load_size_profile(a.dir, log.sizes.back());
+  const phase::PhaseSet p = phase::find_phases(m.names, m.stacks, o.rule);
+  for (std::size_t i = 0; i < p.phases.size(); ++i)
+    std::cout << fmt::format("phase {}: {:.1f}% of the run at size {:g}\n", p.phases[i], 100 * p.shares[i], m.size);
+  return 0;
+}
+
+std::string forecast_svg(const phase::PhaseRunLog& log, const std::vector<phase::SizeRun>& runs,
+                         const phase::RunForecast& f, const std::string& dir) {
+  static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
+  std::vector<PlotSeries> series;
+  PlotSeries total{"run, measured", "#333333", {}, true};
+  for (const phase::SizeRun& r : runs) total.points.push_back({r.size, r.total_seconds});
+  series.push_back(total);
+  series.push_back({"run, predicted", "#333333", {{f.size, f.predicted_s}}, true});
+  for (std::size_t i = 0; i < f.phases.size(); ++i) {
+    const phase::PhaseForecast& p = f.phases[i];
+    const char* colour = colours[i % 5];
+    PlotSeries measured{p.name + ", measured", colour, {}, true};
+    for (const phase::SizeRun& r : runs) measured.points.push_back({r.size, r.phase_seconds.at(p.name)});
+    series.push_back(measured);
+    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : "own fit"), colour, {}, false};
+    predicted.points.push_back({runs.back().size, runs.back().phase_seconds.at(p.name)});
+    predicted.points.push_back({f.size, p.predicted_s});
+    series.push_back(predicted);
+  }
+  LineChart chart;
+  chart.title = fmt::format("Phases measured at sizes {:g} to {:g}, predicted at {:g}", runs.front().size,
+                            runs.back().size, f.size);
+  chart.subtitle = fmt::format("{} (converged at {:g})", dir, log.converged_at);
+  chart.x_label = "input size";
+  chart.y_label = "seconds per rank";
+  return line_chart_svg(chart, series);
+}
+
+int run_phases_predict(const PhasesPredictArgs& a) {
+  if (!(a.size > 0)) throw Error(fmt::format("--size {} (expected a positive target size)", a.size));
+  std::optional<OutputTarget> svg;
+  if (!a.svg.empty()) svg = check_output(a.svg, "SVG", a.force);
+  const phase::PhaseRunLog log = phase::read_phase_runs(a.dir);
+  if (log.used.size() < 3)
+    throw Error(fmt::format("{}/phases.json: {} size(s) after convergence (expected at least 3: run perfcast phases "
+                            "run to the end)",
+                            a.dir, log.used.size()));
+  const phase::KernelDatabase db = phase::KernelDatabase::open(a.kernels);
+  std::vector<phase::KernelModel> kernels;
+  for (const std::string& name : db.kernels()) kernels.push_back(db.model(name));
+  if (kernels.empty())
+    throw Error(fmt::format("{}: the kernel database is empty (expected kernels measured by perfcast kernels build)",
+                            a.kernels));
+  phase::PhaseRule rule;
+  rule.threshold = a.threshold;
+  rule.max_phases = a.max_phases;
+  std::vector<phase::SizeRun> runs;
+  std::vector<std::string> phases;
+  for (double size : log.used)
+    for (const phase::SizeRecord& r : log.sizes)
+      if (r.size == size) {
+        const phase::MergedProfile m = phase::load_size_profile(a.dir, r);
+        if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
+        phase::SizeRun run{size, m.seconds(), {}};
+        for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
+        runs.push_back(run);
+      }
+  const phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size);
+  if (svg) write_output(*svg, mark_svg(forecast_svg(log, runs, f, a.dir)));
+  if (a.json) {
+    nlohmann::json j = {{"size", f.size}, {"predicted_s", f.predicted_s}, {"kernels", a.kernels},
+                        {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings}};
+    nlohmann::json ph = nlohmann::json::array();
+    for (const phase::PhaseForecast& p : f.phases) {
+      nlohmann::json cands = nlohmann::json::array();
+      for (std::size_t i = 0; i < p.candidates.size(); ++i) {
+        const phase::MatchStats& c = p.candidates[i];
+        cands.push_back({{"kernel", c.kernel}, {"abs_am", c.abs_am}, {"rmse", c.rmse}, {"std_dev", c.std_dev},
+                         {"sf_cv", c.sf_cv}, {"av_sf", c.av_sf}, {"sf_at_size", c.sf_at_target},
+                         {"pred_dev", c.pred_dev}, {"eligible", p.selection.standings[i].eligible}});
+      }
+      ph.push_back({{"name", p.name},
+                    {"kernel", p.selection.chosen >= 0 ? nlohmann::json(p.candidates[p.selection.chosen].kernel)
+                                                       : nlohmann::json(nullptr)},
+                    {"predicted_s", p.predicted_s}, {"share", p.share}, {"method", p.method}, {"why", p.why},
+                    {"kernel_s", p.kernel_s ? nlohmann::json(*p.kernel_s) : nlohmann::json(nullptr)},
+                    {"validation", p.validation}, {"kernel_cv_smape", p.kernel_cv_smape}, {"own_fit", p.own_fit.describe()},
+                    {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape}, {"candidates", cands}});
+    }
+    j["phases"] = ph;
+    std::cout << j.dump(2) << "\n";
+  } else {
+    for (const phase::PhaseForecast& p : f.phases) {
+      std::cout << fmt::format("phase {} (small sizes {}):\n", p.name, fmt::join(log.used, ", "));
+      std::cout << fmt::format("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}\n", "kernel", "AbsAM", "RMSE",
+                               "StdDev", "sFCV", "avSF", "SF_size", "PredDev");
+      for (std::size_t i = 0; i < p.candidates.size(); ++i) {
+        const phase::MatchStats& c = p.candidates[i];
+        std::cout << fmt::format("  {:<12} {:7.3f} {:7.3f} {:7.3f} {:7.3f} {:9.4g} {:9.4g} {:7.3f}{}\n", c.kernel,
+                                 c.abs_am, c.rmse, c.std_dev, c.sf_cv, c.av_sf, c.sf_at_target, c.pred_dev,
+                                 static_cast<int>(i) == p.selection.chosen ? "  <- chosen" : "");
+      }
+      std::cout << fmt::format("  cascade: {}\n", p.selection.reason);
+      std::cout << fmt::format("  predicted {:.4g} s ({}); share {:.1f}%; {}\n", p.predicted_s, p.method,
+                               100 * p.share, p.why);
+    }
+    std::cout << fmt::format("predicted run at size {:g}: {:.4g} s per rank\n", f.size, f.predicted_s);
+    for (const std::string& w : f.warnings) std::cout << "warning: " << w << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
+  auto* phases = app.add_subcommand("phases", "predict a large run from small ones (phases matched to kernels)");
+  phases->require_subcommand(1);
+  auto r = std::make_shared<PhasesRunArgs>();
+  auto* run = phases->add_subcommand("run", "run the command at growing sizes under the profiler until the phases converge");
+  run->add_option("-o,--output", r->dir, "directory for the profiles (re-running on it reuses the sizes done)")->required();
+  run->add_option("--sizes", r->sizes, "START:+STEP or START:*FACTOR, e.g. 40:+8")->required();
+  run->add_option("--more", r->more, "sizes after convergence (the paper's N)")->capture_default_str()->check(CLI::Range(3, 100));
+  run->add_option("--tolerance", r->tolerance, "largest change of a phase's share that counts as converged")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  run->add_option("--threshold", r->threshold, "share of the run the phases must hold")->capture_default_str()->check(CLI::Range(0.01, 1.0));
+  run->add_option("--max-phases", r->max_phases, "most phases")->capture_default_str()->check(CLI::Range(1, 8));
+  run->add_option("--max-sizes", r->max_sizes, "give up after this many sizes without convergence")
+      ->capture_default_str()->check(CLI::Range(2, 1000));
+  run->add_flag("--force", r->force, "use a directory that holds other files");
+  run->add_option("--clock", r->clock, "sampling clock: cpu (the main thread's CPU time) or wall")
+      ->capture_default_str()->check(CLI::IsMember({"cpu", "wall"}));
+  run->add_option("--hz", r->hz, "samples per second asked (CPU-time timers deliver about 280 here)")
+      ->capture_default_str()->check(CLI::Range(10, 10000));
+  run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();
+  out.push_back({run, [r] { return run_phases_run(*r); }});
+
+  auto p = std::make_shared<PhasesPredictArgs>();
+  auto* predict = phases->add_subcommand("predict", "predict the run at a size from the small runs and a kernel database");
+  predict->add_option("dir", p->dir, "directory written by perfcast phases run")->required();
+  predict->add_option("--size", p->size, "target input size")->required();
+  predict->add_option("--kernels", p->kernels, "kernel database of this machine and process count (perfcast kernels build)")->required();
+  predict->add_option("--threshold", p->threshold, "share of the run the phases must hold")->capture_default_str()->check(CLI::Range(0.01, 1.0));
+  predict->add_option("--max-phases", p->max_phases, "most phases")->capture_default_str()->check(CLI::Range(1, 8));
+  predict->add_option("--svg", p->svg, "write measured and predicted times against size as SVG");
+  predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
+  predict->add_flag("--json", p->json, "print a JSON object instead of tables");
+  out.push_back({predict, [p] { return run_phases_predict(*p); }});
+}
+
+} // namespace perfcast::cli
