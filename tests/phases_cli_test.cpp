@@ -26,7 +26,7 @@ std::string power_database(const test::TempDir& dir) {
 
 std::string run_series(const test::TempDir& dir, test::CommandResult& r) {
   const std::string out = dir.path() + "/runs";
-  r = run_perfcast(fmt::format("phases run -o {} --sizes 240:+30 --more 3 -- {} {{size}}", out, PERFCAST_PHASES_APP));
+  r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --more 3 --tolerance 0.1 --max-sizes 3 -- {} {{size}}", out, PERFCAST_PHASES_APP));
   return out;
 }
 
@@ -48,7 +48,7 @@ TEST(PhasesCli, RunsUntilConvergedKeepsProfilesAndReusesThem) {
     EXPECT_TRUE(profile) << s.dump();
   }
   // The same command on the same directory runs nothing again.
-  const auto again = run_perfcast(fmt::format("phases run -o {} --sizes 240:+30 --more 3 -- {} {{size}}", out,
+  const auto again = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --more 3 --tolerance 0.1 --max-sizes 3 -- {} {{size}}", out,
                                               PERFCAST_PHASES_APP));
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_EQ(again.output.find(" s, 1 rank profile"), std::string::npos) << again.output;

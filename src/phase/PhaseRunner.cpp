@@ -149,8 +149,8 @@ MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record
 PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
                            const std::function<void(const std::string&)>& progress) {
   command_for_size(options.command, options.ladder.start); // checks {size} before anything runs
-  if (options.clock != "cpu" && options.clock != "wall")
-    throw Error(fmt::format("--clock '{}' (expected cpu or wall)", options.clock));
+  if (options.clock != "own" && options.clock != "cpu" && options.clock != "wall")
+    throw Error(fmt::format("--clock '{}' (expected own, wall or cpu)", options.clock));
   const std::string library = find_profiler_library();
   PhaseRunLog log;
   log.command = options.command;

@@ -22,7 +22,7 @@ struct PhaseRunOptions {
   int max_sizes = 20;      ///< give up (with an error) after this many sizes without convergence
   PhaseRule rule;
   bool force = false; ///< replace a directory perfcast did not write
-  std::string clock = "cpu"; ///< the sampler's clock: "cpu" (thread CPU time) or "wall"
+  std::string clock = "own"; ///< the sampler's clock: "own", "wall" or "cpu" (tools/profiler/sampler.c)
   int hz = 1000;             ///< samples per second asked of the sampler
 };
 

@@ -22,7 +22,7 @@ struct PhasesRunArgs {
   int more = 5, max_sizes = 20, max_phases = 4;
   double tolerance = 0.05, threshold = 0.7;
   bool force = false;
-  std::string clock = "cpu";
+  std::string clock = "own";
   int hz = 1000;
 };
 
@@ -176,8 +176,10 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   run->add_option("--max-sizes", r->max_sizes, "give up after this many sizes without convergence")
       ->capture_default_str()->check(CLI::Range(2, 1000));
   run->add_flag("--force", r->force, "use a directory that holds other files");
-  run->add_option("--clock", r->clock, "sampling clock: cpu (the main thread's CPU time) or wall")
-      ->capture_default_str()->check(CLI::IsMember({"cpu", "wall"}));
+  run->add_option("--clock", r->clock,
+                  "sampling clock: own (time the main thread runs or waits in calls, not time other processes take "
+                  "its core), wall, or cpu (CPU time, about 280 samples per second here)")
+      ->capture_default_str()->check(CLI::IsMember({"own", "wall", "cpu"}));
   run->add_option("--hz", r->hz, "samples per second asked (CPU-time timers deliver about 280 here)")
       ->capture_default_str()->check(CLI::Range(10, 10000));
   run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();

@@ -6,15 +6,19 @@
  * `perfcast` symbolizes with libdw once the program has ended, so nothing
  * but copying addresses happens inside the program).
  *
- * Clock: "wall" (default) is a CLOCK_MONOTONIC timer aimed at the main
- * thread; a sample taken after the thread was descheduled carries the missed
- * expirations as its weight (1 + overrun), so each sample stands for the
- * wall time since the previous one. "cpu" is a CLOCK_THREAD_CPUTIME_ID
- * timer; on these machines the kernel delivers CPU-time timers at about 280
- * per CPU-second whatever the rate asked, so "cpu" needs long runs.
+ * Clock: all but "cpu" use a CLOCK_MONOTONIC timer aimed at the main thread.
+ * "own" (default) counts each delivered signal once: the signal reaches the
+ * thread once per period while it runs or waits in a call (a blocked call is
+ * interrupted and restarted), and only once after the thread lost its core
+ * to another process, so the samples measure the time the thread would
+ * take on a machine of its own, not the load of a shared one. "wall" also
+ * counts the missed expirations (weight 1 + overrun): wall time including
+ * preemption. "cpu" is a CLOCK_THREAD_CPUTIME_ID timer: CPU time only, but
+ * these machines deliver CPU-time timers at about 280 per CPU-second
+ * whatever the rate asked (the kernel checks them at its tick).
  *
  * Environment: PERFCAST_PROFILE_DIR (required to sample), PERFCAST_PROFILE_HZ
- * (default 1000), PERFCAST_PROFILE_CLOCK (wall or cpu),
+ * (default 1000), PERFCAST_PROFILE_CLOCK (own, wall or cpu),
  * PERFCAST_PROFILE_RANKS_ONLY=1 (sample only processes that have an MPI
  * rank in their environment, not mpirun and its daemons). */
 #define _GNU_SOURCE
@@ -40,6 +44,7 @@ static int ps_fd = -1;
 static volatile sig_atomic_t ps_active;
 static timer_t ps_timer;
 static unsigned long long ps_samples, ps_weight, ps_write_errors;
+static int ps_count_overruns; /* the "wall" clock */
 
 static void ps_flush(void)
 {
@@ -66,7 +71,8 @@ static void ps_on_timer(int sig, siginfo_t *info, void *context)
   int depth = backtrace(frames, PS_MAX_DEPTH + PS_SKIP) - PS_SKIP;
   if (depth > 0) {
     if (ps_used + 2 + (size_t)depth > PS_BUFFER_WORDS) ps_flush();
-    uintptr_t weight = 1 + (uintptr_t)(info->si_code == SI_TIMER && info->si_overrun > 0 ? info->si_overrun : 0);
+    uintptr_t weight = 1;
+    if (ps_count_overruns && info->si_code == SI_TIMER && info->si_overrun > 0) weight += (uintptr_t)info->si_overrun;
     ps_buffer[ps_used++] = weight;
     ps_buffer[ps_used++] = (uintptr_t)depth;
     for (int i = 0; i < depth; i++) ps_buffer[ps_used++] = (uintptr_t)frames[i + PS_SKIP];
@@ -116,6 +122,8 @@ __attribute__((constructor)) static void ps_start(void)
   if (hz < 1 || hz > 100000) hz = 1000;
   const char *clock_text = getenv("PERFCAST_PROFILE_CLOCK");
   const int cpu = clock_text && strcmp(clock_text, "cpu") == 0;
+  ps_count_overruns = clock_text && strcmp(clock_text, "wall") == 0;
+  const char *clock_name = cpu ? "cpu" : ps_count_overruns ? "wall" : "own";
   const long pid = (long)getpid();
   /* Under mpirun only the ranks sample, not the launcher and its daemons. */
   const char *mpi_only = getenv("PERFCAST_PROFILE_RANKS_ONLY");
@@ -132,7 +140,7 @@ __attribute__((constructor)) static void ps_start(void)
   snprintf(path, sizeof path, "%s/sampler-%ld.meta", ps_dir, pid);
   FILE *meta = fopen(path, "w");
   if (!meta) return;
-  fprintf(meta, "pid %ld\nrank %s\nclock %s\nhz %ld\nword_bytes %zu\n", pid, ps_rank(), cpu ? "cpu" : "wall", hz,
+  fprintf(meta, "pid %ld\nrank %s\nclock %s\nhz %ld\nword_bytes %zu\n", pid, ps_rank(), clock_name, hz,
           sizeof(uintptr_t));
   fclose(meta);
 
