@@ -1,6 +1,6 @@
 /* perfcast's PMPI tracer: shared declarations of the generated wrappers
- * (wrappers.c, from mpi_calls.def) and the recorders (tracer.c). Nothing here
- * throws or exits: a tracing problem is reported on stderr and tracing stops,
+ * (wrappers.c, from mpi_calls.def) and the recorders (tracer*.c). Nothing
+ * here throws or exits: a tracing problem is reported on stderr and tracing stops,
  * the application goes on. */
 #ifndef PERFCAST_TRACER_H
 #define PERFCAST_TRACER_H
