@@ -284,6 +284,7 @@ std::vector<TracedRankHeader> read_trace_headers(const std::string& dir)
     h.instructions_per_s = number("instructions_per_s");
     h.compute_threads = text("compute_threads");
     h.thread_level = text("thread_level");
+    h.compute_clock = fields.count("compute_clock") ? fields["compute_clock"] : "wall";
     headers.push_back(std::move(h));
   }
   return headers;

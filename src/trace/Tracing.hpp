@@ -60,6 +60,7 @@ struct TracedRankHeader {
   double instructions_per_s = 0; ///< on the same loop, from the counter; 0 without hardware counters
   std::string compute_threads;   ///< "calling" (the thread that calls MPI) or "all" (threads started after MPI_Init)
   std::string thread_level;      ///< single, funneled, serialized or multiple, as MPI provided it
+  std::string compute_clock;     ///< "thread_cpu" (CPU time of the calling thread), "counter", or "wall" (older traces)
 };
 
 /// Reads the header of every rank-R.txt in a traced directory, in rank order;

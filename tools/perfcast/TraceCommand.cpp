@@ -4,15 +4,48 @@
 #include "core/Error.hpp"
 #include "trace/Tracing.hpp"
 
+#include <cctype>
+#include <cstdlib>
 #include <fmt/format.h>
+#include <fstream>
 #include <iostream>
 
 namespace perfcast::cli {
 namespace {
 
-int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi)
+// --iteration-at: an MPI function's C name, passed to the tracer in PERFCAST_ITERATION_AT
+void set_iteration_call(const std::string& call)
 {
+  bool ok = call.size() > 5 && call.size() < 128 && call.rfind("MPI_", 0) == 0 && call[4] >= 'A' && call[4] <= 'Z';
+  for (char c : call)
+    ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+  if (!ok)
+    throw Error(fmt::format("--iteration-at {}: expected the name of an MPI function, such as MPI_Allreduce", call));
+  ::setenv("PERFCAST_ITERATION_AT", call.c_str(), 1);
+}
+
+// whether rank 0's trace has a migration point
+bool has_migration_point(const std::string& dir)
+{
+  std::ifstream in(dir + "/rank-0.txt");
+  for (std::string line; std::getline(in, line);)
+    if (line.find(" migrate ") != std::string::npos)
+      return true;
+  return false;
+}
+
+int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi,
+              const std::string& iteration_at)
+{
+  if (!iteration_at.empty())
+    set_iteration_call(iteration_at);
+  else
+    ::unsetenv("PERFCAST_ITERATION_AT");
   auto [status, profile] = run_traced(dir, force, command, mpi);
+  if (!iteration_at.empty() && !has_migration_point(dir))
+    std::cerr << fmt::format("perfcast trace: warning: rank 0 never called {} (or the tracer does not intercept "
+                             "it): the trace has no migration point\n",
+                             iteration_at);
   std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
                            profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
   if (!profile.complete)
@@ -39,6 +72,7 @@ struct TraceArgs {
   bool force = false;
   std::vector<std::string> command;
   std::string mpi = "auto";
+  std::string iteration_at;
   std::string profile_dir;
   bool profile_json = false;
 };
@@ -54,8 +88,11 @@ void add_trace_commands(CLI::App& app, std::vector<Command>& out)
   tr->add_flag("--force", t->force, "trace into a directory that holds other files (only perfcast's files are replaced)");
   tr->add_option("--mpi", t->mpi, "MPI implementation of the program: auto (from the launcher), openmpi or mpich")
       ->capture_default_str();
+  tr->add_option("--iteration-at", t->iteration_at,
+                 "write a migration point (RANK migrate HEAP_BYTES) after every call of this MPI function, e.g. "
+                 "MPI_Allreduce, for programs that do not call AMPI_Migrate or MPI_Migrate");
   tr->add_option("command", t->command, "the command after --")->required();
-  out.push_back({tr, [t] { return run_trace(t->dir, t->force, t->command, t->mpi); }});
+  out.push_back({tr, [t] { return run_trace(t->dir, t->force, t->command, t->mpi, t->iteration_at); }});
 
   auto* pf = app.add_subcommand("profile", "report the run profile of a traced run");
   pf->add_option("dir", t->profile_dir, "trace directory written by perfcast trace")->required();

@@ -114,15 +114,18 @@ static void start_tracing(int thread_level)
   T.last_counter = read_counter();
   T.active = 1;
   T.start = now();
-  T.last_leave = T.start;
+  cpu_at_leave = thread_cpu_now();
+  wall_at_leave = now();
   /* instructions are counted for every thread started after MPI_Init; time only for the calling one */
   emit("# perfcast: header version=2 rank=%d size=%d host=%s compute_unit=%s flops_per_s=%.6g "
-       "instructions_per_s=%.6g compute_threads=%s thread_level=%s\n",
+       "instructions_per_s=%.6g compute_clock=%s compute_threads=%s thread_level=%s\n",
        T.rank, T.size, T.host, T.counter_fd >= 0 ? "instructions" : "flops", T.flops_per_s, T.instructions_per_s,
-       T.counter_fd >= 0 ? "all" : "calling", thread_level_name(thread_level));
+       T.counter_fd >= 0 ? "counter" : "thread_cpu", T.counter_fd >= 0 ? "all" : "calling",
+       thread_level_name(thread_level));
   emit("%d init\n", T.rank);
   pc_signals_install();
   atexit(on_exit_handler);
+  migrate_points_start(); /* last: the tracer's own buffers are not the program's heap */
 }
 
 void rec_init(void) { start_tracing(MPI_THREAD_SINGLE); }

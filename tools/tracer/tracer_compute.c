@@ -1,7 +1,15 @@
 /* perfcast's PMPI tracer: the computation between MPI calls and the time in
  * them. Computation is counted in retired instructions when perf_event_open
- * allows it, else as elapsed seconds times the flop rate measured at MPI_Init;
- * each MPI call's count and seconds go to the per-call statistics. */
+ * allows it, else as the calling thread's CPU seconds between its MPI calls
+ * (CLOCK_THREAD_CPUTIME_ID) times the flop rate measured at MPI_Init on the
+ * same clock. CPU time, not elapsed time: ranks oversubscribed on few cores
+ * record the computation each would do alone on a core, not the time they
+ * waited for one. The CPU clock is a system call (about a microsecond) where
+ * the monotonic clock is not, so a gap takes the smaller of the two: the
+ * elapsed time for the short gaps between back-to-back calls, which would
+ * otherwise count the tracer's own reading, and the CPU time whenever the
+ * rank waited for a core. Each MPI call's count and elapsed seconds go to
+ * the per-call statistics. */
 #define _GNU_SOURCE
 #include "tracer_state.h"
 
@@ -9,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 long perf_open(void)
@@ -32,8 +41,18 @@ uint64_t read_counter(void)
   return v;
 }
 
-/* flop/s of this core on independent multiply-add chains, best of three 2 ms
- * rounds; with a counter open, also its instructions per second on them */
+__thread double cpu_at_leave __attribute__((tls_model("initial-exec")));
+__thread double wall_at_leave __attribute__((tls_model("initial-exec")));
+
+double thread_cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* flop/s of this core on independent multiply-add chains, best of three
+ * rounds of 2 ms of CPU time; with a counter open, also its instructions per second on them */
 void measure_rates(void)
 {
   const char *forced = getenv("PERFCAST_FLOP_RATE");
@@ -42,15 +61,15 @@ void measure_rates(void)
   double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, best = 0, best_ips = 0;
   for (int round = 0; round < 3; ++round) {
     uint64_t c0 = read_counter();
-    double t0 = now();
+    double t0 = thread_cpu_now();
     long n = 0;
-    while (now() - t0 < 0.002) {
+    while (thread_cpu_now() - t0 < 0.002) {
       for (int i = 0; i < 20000; ++i)
         for (int k = 0; k < 8; ++k)
           x[k] = x[k] * 0.999999 + 1e-7;
       n += 20000 * 8;
     }
-    double elapsed = now() - t0;
+    double elapsed = thread_cpu_now() - t0;
     double rate = 2.0 * n / elapsed;
     if (rate > best)
       best = rate;
@@ -69,8 +88,13 @@ double pc_enter(void)
 {
   double t = now();
   if (depth++ == 0 && T.active) {
+    double cpu = thread_cpu_now();
+    double elapsed = cpu - cpu_at_leave;
+    if (t - wall_at_leave < elapsed)
+      elapsed = t - wall_at_leave;
+    if (elapsed < 0)
+      elapsed = 0;
     int locked = pc_lock();
-    double elapsed = t - T.last_leave;
     T.compute_s += elapsed;
     double flops;
     if (T.counter_fd >= 0) {
@@ -122,12 +146,15 @@ void pc_leave(const char *name, double t0)
   if (!T.active)
     return;
   int locked = pc_lock();
-  T.last_leave = t;
   if (T.counter_fd >= 0)
     T.last_counter = read_counter();
   if (strncmp(name, "MPI_Init", 8) != 0) /* start-up is not the application's MPI time */
     T.mpi_s += t - t0;
   if (T.active)
     count_call(name, t - t0);
+  migrate_point_after(name);
   pc_unlock(locked);
+  /* last, so that the next gap holds none of the tracer's work */
+  cpu_at_leave = thread_cpu_now();
+  wall_at_leave = now();
 }

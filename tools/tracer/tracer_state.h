@@ -38,7 +38,6 @@ struct pc_state {
   off_t file_good;      /* up to its last newline */
   off_t provisional_at; /* where a provisional incomplete mark starts, or -1 */
   volatile sig_atomic_t busy; /* the buffer or the file is being changed */
-  double last_leave;
   double start, end;
   double compute_s, mpi_s;
   double flops_per_s, instructions_per_s;
@@ -52,6 +51,9 @@ struct pc_state {
   MPI_Comm *comms;
   int ncomms, comms_capacity;
   char host[256];
+  long long heap_base;        /* heap in use when MPI_Init returned (tracer_migrate.c) */
+  char iteration_at[128];     /* PERFCAST_ITERATION_AT: a migration point after every call of it */
+  const char *iteration_call; /* that call's name, as the wrappers pass it */
 };
 /* the rank's trace */
 extern struct pc_state T;
@@ -63,6 +65,11 @@ extern int threaded;
 
 /* monotonic seconds */
 double now(void);
+/* CPU seconds of the calling thread */
+double thread_cpu_now(void);
+/* the calling thread's CPU and monotonic clocks when its last MPI call returned (tracer_compute.c) */
+extern __thread double cpu_at_leave __attribute__((tls_model("initial-exec")));
+extern __thread double wall_at_leave __attribute__((tls_model("initial-exec")));
 
 /* output (tracer_output.c) */
 int write_all(int fd, const char *data, size_t len);
@@ -76,6 +83,13 @@ void on_exit_handler(void);
 long perf_open(void);
 uint64_t read_counter(void);
 void measure_rates(void);
+
+/* migration points (tracer_migrate.c): the heap baseline and the call named by PERFCAST_ITERATION_AT */
+void migrate_points_start(void);
+/* after a traced call: a migration point when it is the named call */
+void migrate_point_after(const char *name);
+/* "RANK migrate HEAP_BYTES" */
+void rec_migrate(void);
 
 /* communicators, requests and sizes (tracer_comms.c) */
 int comm_handle(MPI_Comm comm);
