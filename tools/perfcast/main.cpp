@@ -31,6 +31,7 @@ int main(int argc, char** argv)
   add_comm_commands(app, commands);
   add_kernels_commands(app, commands);
   add_phases_commands(app, commands);
+  add_aggregate_commands(app, commands);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
