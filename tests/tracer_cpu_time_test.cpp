@@ -22,6 +22,7 @@ namespace {
 // inflated by what shares the machine (a busy hypervisor, caches), never made
 // smaller than the work, so the least iteration is the work's own cost; on
 // this project's shared 2-core VM single iterations vary by up to +80%.
+// Iterations are short (about 1 ms) so that some run without being preempted.
 struct Volume {
   double total = 0;
   double least = 0;
@@ -55,12 +56,13 @@ Volume volume(const std::string& file)
 // per-rank compute volumes of a traced run of fixed_work at `ranks` ranks
 std::vector<Volume> traced_volumes(const test::TempDir& dir, const std::string& app, int ranks, int cores)
 {
-  std::string out = fmt::format("{}/trace-{}", dir.path(), ranks);
+  static int run = 0;
+  std::string out = fmt::format("{}/trace-{}-{}", dir.path(), ranks, ++run);
   // one flop rate for every rank: the volumes compare the CPU seconds each rank measured (the rate each
   // rank would measure itself varies with the machine's load, a separate matter)
   // the ranks share the first `cores` CPUs (taskset), whatever the machine has
   auto r = test::run_command(fmt::format("{} PERFCAST_FLOP_RATE=1e9 {} trace -o {} -- taskset -c 0-{} mpirun "
-                                         "--bind-to none -np {} {} 20 3000000",
+                                         "--bind-to none -np {} {} 100 600000",
                                          kMpiEnv, test::perfcast_binary(), out, cores - 1, ranks, app));
   EXPECT_EQ(r.status, 0) << r.output;
   std::vector<Volume> v;
@@ -84,14 +86,27 @@ TEST_F(TracerCpuTime, FourTimesOversubscribedRanksRecordTheComputeOfOneRankPerCo
   if (!test::have_command("taskset"))
     GTEST_SKIP() << "no taskset (Debian package util-linux)";
   int cores = std::min(2u, std::max(1u, std::thread::hardware_concurrency()));
-  // every rank runs the same 20 x 3e6 multiply-adds, at any rank count
+  // every rank runs the same 100 x 6e5 multiply-adds, at any rank count
+  // Two runs of each, alternated, and the least of the two: a slow spell of the machine lasts seconds
+  // and would otherwise decide the comparison.
   std::vector<Volume> alone = traced_volumes(dir, app, cores, cores);
   std::vector<Volume> crowded = traced_volumes(dir, app, 4 * cores, cores);
+  std::vector<Volume> alone2 = traced_volumes(dir, app, cores, cores);
+  std::vector<Volume> crowded2 = traced_volumes(dir, app, 4 * cores, cores);
   ASSERT_EQ(crowded.size(), static_cast<std::size_t>(4 * cores));
-  Volume reference;
-  for (const Volume& v : alone) {
-    reference.total += v.total / alone.size();
-    reference.least += v.least / alone.size();
+  ASSERT_EQ(crowded2.size(), crowded.size());
+  Volume reference, reference2;
+  for (std::size_t r = 0; r < alone.size(); ++r) {
+    reference.total += alone[r].total / alone.size();
+    reference.least += alone[r].least / alone.size();
+    reference2.total += alone2[r].total / alone.size();
+    reference2.least += alone2[r].least / alone.size();
+  }
+  reference.total = std::min(reference.total, reference2.total);
+  reference.least = std::min(reference.least, reference2.least);
+  for (std::size_t r = 0; r < crowded.size(); ++r) {
+    crowded[r].total = std::min(crowded[r].total, crowded2[r].total);
+    crowded[r].least = std::min(crowded[r].least, crowded2[r].least);
   }
   ASSERT_GT(reference.least, 0);
   for (std::size_t r = 0; r < crowded.size(); ++r) {
