@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Aggregation against the real thing (issue 9): traces examples/apps/imbalance2d
+# at FINE ranks (default 64, an 8x8 grid) and at COARSE ranks (default 16, 4x4)
+# on this machine, aggregates the fine trace to COARSE ranks with
+# `perfcast aggregate`, and prints, against the trace recorded directly:
+# per-iteration computation (all ranks summed, and per rank), bytes sent per
+# iteration, and the makespan `perfcast replay` gives both on
+# examples/platforms/cluster16.xml. Targets: computation within 5%, bytes
+# equal, makespan within 5%. Computation is thread CPU time x each rank's
+# measured flop rate, so oversubscribing the machine does not change it.
+# usage: [FINE=8x8] [COARSE=4x4] [ITERATIONS=100] [SIZE=256] [BASE=200] bench/aggregate_validation.sh [FINE_TRACE_DIR]
+# With FINE_TRACE_DIR (e.g. examples/traces/imbalance64) the fine trace is not recorded again.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$root/build}
+perfcast=$build/perfcast
+app=$build/imbalance2d
+fine_grid=${FINE:-8x8}
+coarse_grid=${COARSE:-4x4}
+iterations=${ITERATIONS:-100}
+size=${SIZE:-256}
+base=${BASE:-200}
+platform=$root/examples/platforms/cluster16.xml
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+count() { echo "$1" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}'; }
+nfine=$(count "$fine_grid")
+ncoarse=$(count "$coarse_grid")
+
+fine=${1:-}
+if [[ -z "$fine" ]]; then
+  fine=$work/fine
+  "$perfcast" trace -o "$fine" -- mpirun -np "$nfine" "$app" "$iterations" "$size" "$base" >/dev/null
+fi
+"$perfcast" trace -o "$work/direct" -- mpirun -np "$ncoarse" "$app" "$iterations" "$size" "$base" >/dev/null
+"$perfcast" aggregate "$fine" -o "$work/aggregated" --grid "$fine_grid" --coarse-grid "$coarse_grid" >/dev/null
+for t in direct aggregated; do
+  "$perfcast" replay "$work/$t" --platform "$platform" --json -q > "$work/$t.json"
+done
+
+python3 - "$work" "$ncoarse" <<'PY'
+import json, sys
+work, ranks = sys.argv[1], int(sys.argv[2])
+
+def per_iteration(trace):
+    """compute flops and bytes sent per (rank, iteration); iterations end at migrate"""
+    flops, sent = [], []
+    for r in range(ranks):
+        f, b = [0.0], [0]
+        for line in open(f"{work}/{trace}/rank-{r}.txt"):
+            w = line.split()
+            if len(w) < 2 or w[0].startswith("#"):
+                continue
+            if w[1] == "compute":
+                f[-1] += float(w[2])
+            elif w[1] in ("send", "isend", "ssend", "issend"):
+                b[-1] += int(w[4])
+            elif w[1] == "migrate":
+                f.append(0.0)
+                b.append(0)
+        flops.append(f)
+        sent.append(b)
+    return flops, sent
+
+df, db = per_iteration("direct")
+af, ab = per_iteration("aggregated")
+iters = len(df[0]) - 1  # the part after the last migrate is MPI_Finalize's
+assert all(len(x) == iters + 1 for x in df + af), "iteration counts differ"
+total_err, rank_err, bytes_equal = [], [], 0
+for i in range(iters):
+    d = sum(df[r][i] for r in range(ranks))
+    a = sum(af[r][i] for r in range(ranks))
+    total_err.append(abs(a - d) / d)
+    rank_err += [abs(af[r][i] - df[r][i]) / df[r][i] for r in range(ranks) if df[r][i] > 0]
+    bytes_equal += all(ab[r][i] == db[r][i] for r in range(ranks))
+rank_err.sort()
+dm = json.load(open(f"{work}/direct.json"))["makespan_s"]
+am = json.load(open(f"{work}/aggregated.json"))["makespan_s"]
+dsum = sum(sum(x[:iters]) for x in df)
+asum = sum(sum(x[:iters]) for x in af)
+print(f"{ranks} ranks, {iters} iterations: aggregated trace vs trace recorded at {ranks} ranks")
+print(f"{'measure':48} {'value':>12} {'target':>10}")
+print(f"{'compute per iteration, all ranks: max error':48} {100 * max(total_err):11.2f}% {'<= 5%':>10}")
+print(f"{'compute per iteration, all ranks: mean error':48} {100 * sum(total_err) / iters:11.2f}% {'':>10}")
+print(f"{'compute per rank and iteration: median error':48} {100 * rank_err[len(rank_err) // 2]:11.2f}% {'':>10}")
+print(f"{'compute per rank and iteration: 95th percentile':48} {100 * rank_err[int(0.95 * len(rank_err))]:11.2f}% {'':>10}")
+print(f"{'compute over the run':48} {100 * (asum - dsum) / dsum:+11.2f}% {'':>10}")
+print(f"{'iterations with equal bytes per rank':48} {bytes_equal:>6}/{iters:<5} {'all':>10}")
+print(f"{'replayed makespan, direct (s)':48} {dm:12.6f}")
+print(f"{'replayed makespan, aggregated (s)':48} {am:12.6f}")
+print(f"{'makespan error':48} {100 * (am - dm) / dm:+11.2f}% {'<= 5%':>10}")
+PY
