@@ -2,6 +2,7 @@
 
 #include "comm/Singletons.hpp"
 #include "core/AtomicFile.hpp"
+#include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
 #include "core/Version.hpp"
 
@@ -12,11 +13,8 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-extern char** environ;
 
 namespace perfcast::comm {
 
@@ -49,43 +47,6 @@ bool prepare_directory(const std::string& dir, bool force)
                               dir, name));
   }
   return false;
-}
-
-struct ChildStatus {
-  int exit_code = 0;
-  int signal = 0;
-};
-
-ChildStatus run_child(const std::vector<std::string>& command, const std::vector<std::string>& extra_env)
-{
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string kv = *e;
-    if (kv.rfind("PERFCAST_COMM_", 0) != 0)
-      env.push_back(kv);
-  }
-  env.insert(env.end(), extra_env.begin(), extra_env.end());
-  std::vector<char*> envp, argv;
-  for (auto& s : env)
-    envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = command;
-  for (auto& s : args)
-    argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data());
-  if (rc != 0)
-    throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  ChildStatus s;
-  if (WIFSIGNALED(status))
-    s.signal = WTERMSIG(status);
-  else
-    s.exit_code = WEXITSTATUS(status);
-  return s;
 }
 
 std::string read_text(const fs::path& p)
@@ -146,7 +107,7 @@ CommResult run_comm_analysis(const CommRunOptions& o)
   if (o.memory_limit)
     env.push_back(fmt::format("PERFCAST_COMM_MEMORY_LIMIT={}", o.memory_limit));
   auto start = std::chrono::steady_clock::now();
-  ChildStatus status = run_child(o.command, env);
+  const ChildExit status = run_child(o.command, env, {"PERFCAST_COMM_"});
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::string& program = o.command[0];
   if (fs::exists(cleanup.files[2]))

@@ -1,19 +1,16 @@
 #include "phase/PhaseRunner.hpp"
 
 #include "core/AtomicFile.hpp"
+#include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
 
 #include <chrono>
-#include <cstring>
+#include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
-#include <sys/wait.h>
-
-extern char** environ;
 
 namespace perfcast::phase {
 namespace fs = std::filesystem;
@@ -31,35 +28,17 @@ bool is_launcher(const std::string& program) {
   return false;
 }
 
-/// Runs argv with the profiler preloaded into `out`; returns the exit status
-/// (128 + signal when killed).
+/// Runs the command with the profiler preloaded, writing into `out`; returns
+/// the exit status (128 + signal when it was killed).
 int run_profiled(const std::vector<std::string>& command, const std::string& library, const std::string& out,
                  const PhaseRunOptions& options) {
-  std::vector<std::string> env;
   std::string preload = library;
-  for (char** e = environ; *e; ++e) {
-    const std::string kv = *e;
-    if (kv.rfind("LD_PRELOAD=", 0) == 0) preload += ":" + kv.substr(11);
-    else if (kv.rfind("PERFCAST_PROFILE_", 0) != 0) env.push_back(kv);
-  }
-  env.push_back("LD_PRELOAD=" + preload);
-  env.push_back("PERFCAST_PROFILE_DIR=" + out);
-  env.push_back("PERFCAST_PROFILE_CLOCK=" + options.clock);
-  env.push_back("PERFCAST_PROFILE_HZ=" + std::to_string(options.hz));
+  if (const char* inherited = std::getenv("LD_PRELOAD"); inherited && *inherited) preload += std::string(":") + inherited;
+  std::vector<std::string> env = {"LD_PRELOAD=" + preload, "PERFCAST_PROFILE_DIR=" + out,
+                                  "PERFCAST_PROFILE_CLOCK=" + options.clock,
+                                  "PERFCAST_PROFILE_HZ=" + std::to_string(options.hz)};
   if (is_launcher(command[0])) env.push_back("PERFCAST_PROFILE_RANKS_ONLY=1");
-  std::vector<char*> envp, argv;
-  for (auto& s : env) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> args = command;
-  for (auto& s : args) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()); rc != 0)
-    throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return run_child(command, env, {"LD_PRELOAD=", "PERFCAST_PROFILE_"}).status();
 }
 
 json to_json(const PhaseRunLog& log) {
