@@ -2,6 +2,7 @@
 
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <set>
@@ -60,9 +61,13 @@ double MergedProfile::seconds() const {
 }
 
 double MergedProfile::inclusive_seconds(const std::string& function) const {
-  for (const FunctionShare& f : function_shares(names, stacks))
-    if (f.name == function) return f.inclusive * seconds();
-  return 0;
+  const auto it = std::find(names.begin(), names.end(), function);
+  if (it == names.end() || !(hz > 0)) return 0;
+  const int id = static_cast<int>(it - names.begin());
+  double weight = 0; // each sample once, however often the function recurses in it
+  for (const StackSample& s : stacks)
+    if (std::find(s.frames.begin(), s.frames.end(), id) != s.frames.end()) weight += s.weight;
+  return weight / hz;
 }
 
 namespace {
