@@ -1,5 +1,6 @@
 // Rigid parallel jobs under FCFS, EASY and conservative backfilling
 // (src/sched/BatchSim), on schedules derived by hand.
+#include "SchedTestUtil.hpp"
 #include "core/Error.hpp"
 #include "sched/BatchSim.hpp"
 
@@ -9,21 +10,6 @@ using namespace perfcast;
 using namespace perfcast::sched;
 
 namespace {
-
-ComputerSpec node(int cores)
-{
-  ComputerSpec c;
-  c.model.name = "n";
-  c.model.instructions_per_s = 1e9;
-  c.model.main_memory_mb = 1024;
-  c.model.disk_read_bytes_per_s = 100e6;
-  c.model.disk_write_bytes_per_s = 50e6;
-  c.model.message_overhead_s = 10e-6;
-  c.model.message_latency_s = 30e-6;
-  c.cores = cores;
-  c.network_bytes_per_s = 125e6;
-  return c;
-}
 
 RigidJob job(long long id, double submit, int procs, double run, double requested)
 {
@@ -60,7 +46,7 @@ void expect_schedule(const std::vector<JobResult>& r, const std::vector<std::pai
 TEST(BatchSim, FcfsKeepsSubmitOrder)
 {
   // B waits for A (10), C for B (20), D and E for C (30): E fits beside D at 30
-  auto r = simulate_jobs({node(2), node(2)}, mixed_log(), BatchPolicy::Fcfs);
+  auto r = simulate_jobs({test::sched_computer(2), test::sched_computer(2)}, mixed_log(), BatchPolicy::Fcfs);
   expect_schedule(r, {{0, 10}, {10, 20}, {20, 30}, {30, 50}, {30, 35}});
 }
 
@@ -70,7 +56,7 @@ TEST(BatchSim, EasyBackfillsAJobThatDelaysOnlyTheSecondInLine)
   // the one core B leaves spare: EASY starts it. E (4 + 5 = 9 <= 10) starts
   // at 4 too. B starts at 10 beside D; C needs all 4 cores, so waits for D to
   // end at 23 instead of starting when B ends at 20: D delayed C by 3 s.
-  auto r = simulate_jobs({node(2), node(2)}, mixed_log(), BatchPolicy::Easy);
+  auto r = simulate_jobs({test::sched_computer(2), test::sched_computer(2)}, mixed_log(), BatchPolicy::Easy);
   expect_schedule(r, {{0, 10}, {10, 20}, {23, 33}, {3, 23}, {4, 9}});
 }
 
@@ -79,7 +65,7 @@ TEST(BatchSim, ConservativeBackfillsOnlyJobsThatDelayNobody)
   // the plan at 3: B [10, 20) on 3 cores, C [20, 30) on all 4. D (20 s from 3)
   // would still hold a core at 20, so it is planned at 30 and waits. E ends at
   // 9, before anything planned needs its core, so it starts at 4.
-  auto r = simulate_jobs({node(2), node(2)}, mixed_log(), BatchPolicy::Conservative);
+  auto r = simulate_jobs({test::sched_computer(2), test::sched_computer(2)}, mixed_log(), BatchPolicy::Conservative);
   expect_schedule(r, {{0, 10}, {10, 20}, {20, 30}, {30, 50}, {4, 9}});
 }
 
@@ -87,7 +73,7 @@ TEST(BatchSim, JobsEndAtTheirRequestedTime)
 {
   // a job that runs past its request is ended there (the wall-clock limit);
   // the next one starts at once
-  auto r = simulate_jobs({node(1)}, {job(1, 0, 1, 15, 10), job(2, 0, 1, 3, 5)}, BatchPolicy::Fcfs);
+  auto r = simulate_jobs({test::sched_computer(1)}, {job(1, 0, 1, 15, 10), job(2, 0, 1, 3, 5)}, BatchPolicy::Fcfs);
   EXPECT_DOUBLE_EQ(r[0].finish_s, 10);
   EXPECT_TRUE(r[0].killed);
   EXPECT_DOUBLE_EQ(r[1].start_s, 10);
@@ -102,7 +88,7 @@ TEST(BatchSim, SidecarResourcesGiveUniMppRunTimes)
   // 2 s, slowed by alpha = 0.001 * (2 * 100 MB) = 0.2 to 2.4 s (eq. 3); their
   // 50 MB reads queue on the one 100 MB/s disk: 2 * 0.5 = 1 s (eq. 4); two
   // messages of 1.25 MB each cost 2 o + l = 50 us plus 10 ms (eqs. 6, 7)
-  ComputerSpec c = node(2);
+  ComputerSpec c = test::sched_computer(2);
   c.model.slowdown = {0.001, 0, 1, 0};
   RigidJob j = job(1, 0, 2, 999, 1e6);
   j.resources = {true, 2e9, 100, 50e6, 0, 2, 1.25e6};
@@ -112,7 +98,7 @@ TEST(BatchSim, SidecarResourcesGiveUniMppRunTimes)
 
 TEST(BatchSim, TooWideAJobIsAnError)
 {
-  EXPECT_THROW(simulate_jobs({node(2)}, {job(1, 0, 3, 1, 1)}, BatchPolicy::Easy), Error);
+  EXPECT_THROW(simulate_jobs({test::sched_computer(2)}, {job(1, 0, 3, 1, 1)}, BatchPolicy::Easy), Error);
   EXPECT_THROW(batch_policy("sjf"), Error);
   EXPECT_TRUE(is_batch_policy("easy"));
   EXPECT_FALSE(is_batch_policy("lowest"));

@@ -1,4 +1,5 @@
 // The process scheduling simulator (src/sched/ProcessSim) against closed forms.
+#include "SchedTestUtil.hpp"
 #include "core/Error.hpp"
 #include "sched/ProcessSim.hpp"
 
@@ -8,21 +9,6 @@ using namespace perfcast;
 using namespace perfcast::sched;
 
 namespace {
-
-ComputerSpec computer(int cores, double speed = 1e9)
-{
-  ComputerSpec c;
-  c.model.name = "c";
-  c.model.instructions_per_s = speed;
-  c.model.main_memory_mb = 1024;
-  c.model.disk_read_bytes_per_s = 100e6;
-  c.model.disk_write_bytes_per_s = 50e6;
-  c.model.message_overhead_s = 10e-6;
-  c.model.message_latency_s = 30e-6;
-  c.cores = cores;
-  c.network_bytes_per_s = 125e6;
-  return c;
-}
 
 ProcessSpec process(long long id, double arrival, std::vector<Stage> stages, double memory_mb = 0)
 {
@@ -40,7 +26,7 @@ TEST(ProcessSim, ProcessorSharingOfEqualJobs)
     ps.push_back(process(i, 0, {{StageKind::Cpu, 1e9}}));
   auto policy = make_policy("round-robin");
   Rng rng(1);
-  auto r = simulate_processes({computer(4)}, ps, *policy, rng);
+  auto r = simulate_processes({test::sched_computer(4)}, ps, *policy, rng);
   for (const auto& x : r) {
     EXPECT_NEAR(x.finish_s, 1.5, 1e-12);
     EXPECT_NEAR(x.service_s, 1.0, 1e-12);
@@ -48,7 +34,7 @@ TEST(ProcessSim, ProcessorSharingOfEqualJobs)
   }
   // with 3 jobs on 4 cores nobody shares: 1 s each
   ps.resize(3);
-  r = simulate_processes({computer(4)}, ps, *policy, rng);
+  r = simulate_processes({test::sched_computer(4)}, ps, *policy, rng);
   EXPECT_NEAR(r[2].finish_s, 1.0, 1e-12);
 }
 
@@ -67,7 +53,7 @@ TEST(ProcessSim, MM1MeanResponseTime)
   }
   auto policy = make_policy("random");
   Rng rng(3);
-  auto r = simulate_processes({computer(1)}, ps, *policy, rng);
+  auto r = simulate_processes({test::sched_computer(1)}, ps, *policy, rng);
   double mean = 0;
   for (const auto& x : r)
     mean += x.response_s() / n;
@@ -83,7 +69,7 @@ TEST(ProcessSim, DiskRequestsAreServedFirstComeFirstServed)
     ps.push_back(process(i, 0, {{StageKind::DiskWrite, 50e6}}));
   auto policy = make_policy("round-robin");
   Rng rng(1);
-  auto r = simulate_processes({computer(8)}, ps, *policy, rng);
+  auto r = simulate_processes({test::sched_computer(8)}, ps, *policy, rng);
   EXPECT_NEAR(r[0].finish_s, 1, 1e-12);
   EXPECT_NEAR(r[1].finish_s, 2, 1e-12);
   EXPECT_NEAR(r[2].finish_s, 3, 1e-12);
@@ -95,7 +81,7 @@ TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
   // a message of 1.25 MB: 2 o + l = 50 us plus 1.25e6 / 125e6 = 10 ms (eqs. 6, 7);
   // then 1e9 instructions with 500 MB resident, alpha = 0.001 * 500 = 0.5: 1.5 s
   // (eq. 3); then a 100 MB read at 100 MB/s: 1 s; then 0.25 s of sleep
-  ComputerSpec c = computer(1);
+  ComputerSpec c = test::sched_computer(1);
   c.model.slowdown = {0.001, 0, 1, 0};
   std::vector<ProcessSpec> ps{process(7, 10,
                                       {{StageKind::Message, 1.25e6},
@@ -112,7 +98,7 @@ TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
 
 TEST(ProcessSim, PoliciesPlaceAsTheyPromise)
 {
-  std::vector<ComputerSpec> cs{computer(1), computer(1), computer(2)};
+  std::vector<ComputerSpec> cs{test::sched_computer(1), test::sched_computer(1), test::sched_computer(2)};
   cs[1].model.main_memory_mb = 4096;
   std::vector<ProcessSpec> ps;
   for (int i = 0; i < 6; ++i)
@@ -147,7 +133,7 @@ TEST(ProcessSim, LateArrivalsDoNotSpinOnRounding)
     ps.push_back(process(i, 1e7 + 1e-7 * i, {{StageKind::Cpu, 1e9}}));
   auto policy = make_policy("round-robin");
   Rng rng(1);
-  auto r = simulate_processes({computer(2)}, ps, *policy, rng);
+  auto r = simulate_processes({test::sched_computer(2)}, ps, *policy, rng);
   for (const auto& x : r)
     EXPECT_NEAR(x.finish_s, 1e7 + 1.5, 1e-6);
 }
