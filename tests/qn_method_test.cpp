@@ -11,6 +11,7 @@
 #include "TestUtil.hpp"
 
 #include <cmath>
+#include "QnTestUtil.hpp"
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -20,34 +21,6 @@ namespace {
 // 2 hosts of 8 cores at 9.6 Gflop/s, 1 Gbit/s links of 50 us, no loopback:
 // a host's messages to itself cross its own up and down links, as in SimGrid
 Platform two_nodes() { return load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json"); }
-
-QueueingModel truth_model()
-{
-  QueueingModel m;
-  m.sends = {CurveForm::LogLinear, 200, 50};
-  m.message_bytes = {CurveForm::Inverse, 2000, 400000};
-  m.run_bytes = Curve{CurveForm::Linear, 4e7, 6e5}; // B(n); m(n) = B(n) / (n s(n))
-  m.v_comm = 0.2;
-  m.v_comp = 0.8;
-  m.work_flops = 5e11;
-  m.net_constant = 1.7;
-  return m;
-}
-
-MeasuredRun synthetic_run(const QueueingModel& truth, const Platform& p, const HostCounts& placement)
-{
-  MeasuredRun r;
-  for (const auto& [h, c] : placement) {
-    r.placement[p.hosts()[static_cast<std::size_t>(h)].name] = c;
-    r.procs += c;
-  }
-  r.time_s = predict_run_time(truth, p, placement, MvaSolver::Exact).time_s;
-  r.mpi_s = r.procs > 1 ? truth.v_comm * r.time_s : 0.0;
-  r.sends_per_process = r.procs > 1 ? truth.sends(r.procs) : 0.0;
-  r.message_bytes = r.procs > 1 ? message_bytes_at(truth, r.procs) : 0.0;
-  r.source = "synthetic";
-  return r;
-}
 
 double demand_of(const ClosedNetwork& net, const std::string& name)
 {
@@ -74,9 +47,9 @@ TEST(QnMethod, OneProcessRunIsAcceptedAndUsed)
   // with n = 1: R = V_comp W / (s speed), T = R s); it pins W, the runs across
   // the two hosts pin Net_Constant
   Platform p = two_nodes();
-  QueueingModel truth = truth_model();
-  std::vector<MeasuredRun> train{synthetic_run(truth, p, {{0, 1}}), synthetic_run(truth, p, {{0, 1}, {1, 1}}),
-                                 synthetic_run(truth, p, {{0, 2}, {1, 2}}), synthetic_run(truth, p, {{0, 4}, {1, 4}})};
+  QueueingModel truth = test::qn_truth_model(5e11);
+  std::vector<MeasuredRun> train{test::qn_synthetic_run(truth, p, {{0, 1}}), test::qn_synthetic_run(truth, p, {{0, 1}, {1, 1}}),
+                                 test::qn_synthetic_run(truth, p, {{0, 2}, {1, 2}}), test::qn_synthetic_run(truth, p, {{0, 4}, {1, 4}})};
   EXPECT_NEAR(train[0].time_s, 0.8 * 5e11 / 9.6e9, 1e-9);
   QueueingModel fit = fit_queueing_model(train, p);
   EXPECT_NEAR(fit.work_flops / truth.work_flops, 1, 1e-4);
@@ -93,10 +66,10 @@ TEST(QnMethod, OneProcessRunsAloneCannotIdentifyNetConstant)
   // still has nothing to tell Net_Constant from: it fits W, keeps
   // Net_Constant at 1, and says so
   Platform p = load_platform(test::source_dir() + "/examples/platforms/hetero8.json");
-  QueueingModel truth = truth_model();
+  QueueingModel truth = test::qn_truth_model(5e11);
   truth.local_via_nic = false; // local messages on the CPU, as the paper: the network is idle
-  std::vector<MeasuredRun> train{synthetic_run(truth, p, {{0, 1}}), synthetic_run(truth, p, {{0, 2}}),
-                                 synthetic_run(truth, p, {{0, 4}})};
+  std::vector<MeasuredRun> train{test::qn_synthetic_run(truth, p, {{0, 1}}), test::qn_synthetic_run(truth, p, {{0, 2}}),
+                                 test::qn_synthetic_run(truth, p, {{0, 4}})};
   ModelVariant variant;
   variant.local_via_nic = false;
   QueueingModel fit = fit_queueing_model(train, p, variant);
@@ -115,7 +88,7 @@ TEST(QnMethod, LocalMessagesQueueAtTheNicOfAClusterWithoutLoopback)
   // host's up and down links, so each NIC direction is visited 3/4 times per
   // cycle with service m T_w Net_Constant = (2000 + 400000/4) B / 125e6 B/s x 1.7
   Platform p = two_nodes();
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e11);
   m.run_bytes.reset();
   m.other_partners = false;
   ClosedNetwork net = build_network(m, p, {{0, 4}});
@@ -140,7 +113,7 @@ TEST(QnMethod, NetConstantScalesTheStartupTimeToo)
   // Net_Constant multiplies the whole message time T_s + m T_w (eq. 4 and 7),
   // so doubling it doubles the delay
   Platform p = two_nodes();
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e11);
   m.other_partners = false;
   m.net_constant = 1;
   double one = demand_of(build_network(m, p, {{0, 1}, {1, 1}}), "e5620-0.latency");
@@ -155,12 +128,12 @@ TEST(QnMethod, ReliabilityTrustsAModelThatPredictsHeldOutRuns)
   // determine (the next-count check trains on 1, 2 and 4 processes): every
   // held-out run is predicted exactly
   Platform p = two_nodes();
-  QueueingModel truth = truth_model();
+  QueueingModel truth = test::qn_truth_model(5e11);
   truth.sends = {CurveForm::Constant, 300, 0};
   truth.message_bytes = {CurveForm::Constant, 20000, 0};
   std::vector<MeasuredRun> runs;
   for (int n : {1, 2, 4, 8})
-    runs.push_back(synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
+    runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
   Reliability rel = assess_reliability(runs, p);
   EXPECT_EQ(rel.method, "next count and leave-one-out");
   EXPECT_LT(rel.queueing_error, 1e-3);

@@ -9,6 +9,7 @@
 #include "TestUtil.hpp"
 
 #include <cmath>
+#include "QnTestUtil.hpp"
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -16,34 +17,6 @@ using namespace perfcast;
 namespace {
 
 Platform hetero8() { return load_platform(test::source_dir() + "/examples/platforms/hetero8.json"); }
-
-MeasuredRun synthetic_run(const QueueingModel& truth, const Platform& p, const HostCounts& placement)
-{
-  MeasuredRun r;
-  for (const auto& [h, c] : placement) {
-    r.placement[p.hosts()[static_cast<std::size_t>(h)].name] = c;
-    r.procs += c;
-  }
-  r.time_s = predict_run_time(truth, p, placement, MvaSolver::Exact).time_s;
-  r.mpi_s = truth.v_comm * r.time_s;
-  r.sends_per_process = truth.sends(r.procs);
-  r.message_bytes = message_bytes_at(truth, r.procs);
-  r.source = "synthetic";
-  return r;
-}
-
-QueueingModel truth_model()
-{
-  QueueingModel m;
-  m.sends = {CurveForm::LogLinear, 200, 50};
-  m.message_bytes = {CurveForm::Inverse, 2000, 400000};
-  m.run_bytes = Curve{CurveForm::Linear, 4e7, 6e5}; // B(n); m(n) = B(n) / (n s(n))
-  m.v_comm = 0.2;
-  m.v_comp = 0.8;
-  m.work_flops = 5e12;
-  m.net_constant = 1.7;
-  return m;
-}
 
 } // namespace
 
@@ -92,7 +65,7 @@ TEST(QueueingModel, OneNodeWithoutCommunicationIsPerfectlyParallel)
   // n <= cores on one host, V_comm = 0, no network: T = W / (n speed)
   // (local messages on the CPU, as the paper: hetero8 has no loopback, so
   // perfcast's default would send them through the host's NIC)
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e12);
   m.local_via_nic = false;
   m.v_comm = 0;
   m.v_comp = 1;
@@ -113,7 +86,7 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
 {
   // local messages on the CPU as in eq. 8 and 9 (qn_method_test.cpp checks
   // the NIC refinement for clusters without loopback)
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e12);
   m.local_via_nic = false;
   m.other_partners = false; // a partner drawn among all n processes, as eq. 9
   Platform p = hetero8();
@@ -144,12 +117,12 @@ TEST(QueueingModel, VisitRatiosFollowEquations8And9)
 
 TEST(QueueingModel, FitRecoversTheConstantsOfSyntheticRuns)
 {
-  QueueingModel truth = truth_model();
+  QueueingModel truth = test::qn_truth_model(5e12);
   Platform p = hetero8();
   std::vector<MeasuredRun> runs;
   for (HostCounts pl : std::vector<HostCounts>{{{0, 2}}, {{0, 4}}, {{0, 8}}, {{0, 4}, {1, 4}}, {{0, 8}, {1, 8}},
                                                {{0, 4}, {1, 4}, {6, 8}}})
-    runs.push_back(synthetic_run(truth, p, pl));
+    runs.push_back(test::qn_synthetic_run(truth, p, pl));
   QueueingModel fit = fit_queueing_model(runs, p);
   EXPECT_NEAR(fit.v_comm, 0.2, 1e-12);
   EXPECT_NEAR(fit.work_flops, truth.work_flops, 1e-5 * truth.work_flops) << fit.fit_message;
@@ -163,7 +136,7 @@ TEST(QueueingModel, FitRecoversTheConstantsOfSyntheticRuns)
 TEST(QueueingModel, TooFewRunsIsAClearError)
 {
   Platform p = hetero8();
-  std::vector<MeasuredRun> runs{synthetic_run(truth_model(), p, {{0, 4}})};
+  std::vector<MeasuredRun> runs{test::qn_synthetic_run(test::qn_truth_model(5e12), p, {{0, 4}})};
   try {
     fit_queueing_model(runs, p);
     FAIL();
@@ -175,7 +148,7 @@ TEST(QueueingModel, TooFewRunsIsAClearError)
 TEST(QueueingModel, RunOnAHostThePlatformLacksIsNamed)
 {
   Platform p = hetero8();
-  MeasuredRun r = synthetic_run(truth_model(), p, {{0, 4}});
+  MeasuredRun r = test::qn_synthetic_run(test::qn_truth_model(5e12), p, {{0, 4}});
   r.placement = {{"ghost-1", 4}};
   r.source = "runs.csv:3";
   EXPECT_THROW(host_counts(r, p), Error);
@@ -203,7 +176,7 @@ TEST(Amdahl, FitsSerialAndParallelParts)
 
 TEST(QueueingModel, JsonRoundTrip)
 {
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e12);
   AmdahlModel a{1.5, 20};
   auto [m2, a2] = model_from_json(model_to_json(m, a).dump(), "model.json");
   Platform p = hetero8();
@@ -255,7 +228,7 @@ TEST(Study, BestGroupPrefersTheFastServers)
 {
   // a compute-bound model (no communication) on the mixed cluster: the two
   // E5-2450 servers (16 cores at 16.8 Gf/s) run 32 processes fastest
-  QueueingModel m = truth_model();
+  QueueingModel m = test::qn_truth_model(5e12);
   m.v_comm = 0;
   m.v_comp = 1;
   m.message_bytes = {CurveForm::Constant, 1, 0};
@@ -344,10 +317,10 @@ TEST(QueueingModel, RunsAtOneProcessCountFitOnlyTheWorkAndSaySo)
   // the two cannot be told apart: W alone is fitted, Net_Constant stays 1,
   // and a warning names the reason.
   Platform p = hetero8();
-  QueueingModel truth = truth_model();
+  QueueingModel truth = test::qn_truth_model(5e12);
   std::vector<MeasuredRun> runs;
   for (double scale : {1.0, 1.02, 0.98}) {
-    MeasuredRun r = synthetic_run(truth, p, {{0, 2}, {1, 2}});
+    MeasuredRun r = test::qn_synthetic_run(truth, p, {{0, 2}, {1, 2}});
     r.time_s *= scale;
     runs.push_back(r);
   }
@@ -363,8 +336,8 @@ TEST(QueueingModel, RunsAtOneProcessCountFitOnlyTheWorkAndSaySo)
 TEST(QueueingModel, TwoRunsForTwoConstantsWarnInsteadOfClaimingAGoodFit)
 {
   Platform p = hetero8();
-  QueueingModel truth = truth_model();
-  std::vector<MeasuredRun> two{synthetic_run(truth, p, {{0, 2}}), synthetic_run(truth, p, {{0, 4}, {1, 4}})};
+  QueueingModel truth = test::qn_truth_model(5e12);
+  std::vector<MeasuredRun> two{test::qn_synthetic_run(truth, p, {{0, 2}}), test::qn_synthetic_run(truth, p, {{0, 4}, {1, 4}})};
   QueueingModel fit = fit_queueing_model(two, p);
   EXPECT_EQ(fit.degrees_of_freedom, 0);
   ASSERT_EQ(fit.warnings.size(), 1u);
@@ -373,8 +346,8 @@ TEST(QueueingModel, TwoRunsForTwoConstantsWarnInsteadOfClaimingAGoodFit)
   // with more runs than constants there is no such warning, and the
   // uncertainty of noise-free runs is tiny
   std::vector<MeasuredRun> four = two;
-  four.push_back(synthetic_run(truth, p, {{0, 8}}));
-  four.push_back(synthetic_run(truth, p, {{0, 8}, {1, 8}}));
+  four.push_back(test::qn_synthetic_run(truth, p, {{0, 8}}));
+  four.push_back(test::qn_synthetic_run(truth, p, {{0, 8}, {1, 8}}));
   QueueingModel better = fit_queueing_model(four, p);
   EXPECT_EQ(better.degrees_of_freedom, 2);
   EXPECT_TRUE(better.warnings.empty());
@@ -388,10 +361,10 @@ TEST(QueueingModel, TwoRunsForTwoConstantsWarnInsteadOfClaimingAGoodFit)
 TEST(Study, ExtrapolationCheckTrainsOnSmallCountsOnly)
 {
   Platform p = hetero8();
-  QueueingModel truth = truth_model();
+  QueueingModel truth = test::qn_truth_model(5e12);
   std::vector<MeasuredRun> runs;
   for (HostCounts pl : std::vector<HostCounts>{{{0, 1}, {1, 1}}, {{0, 2}, {1, 2}}, {{0, 4}, {1, 4}}, {{0, 8}, {1, 8}}})
-    runs.push_back(synthetic_run(truth, p, pl));
+    runs.push_back(test::qn_synthetic_run(truth, p, pl));
   // distinct counts 2, 4, 8, 16: train on 2 and 4, predict 8 and 16
   Extrapolation x = extrapolation_check(runs, p);
   EXPECT_EQ(x.largest_training_procs, 4);
@@ -411,9 +384,9 @@ TEST(QueueingModel, RunsThatNeverUseTheNetworkFitOnlyTheWork)
   // and the paper's model (local messages do not queue at the NIC):
   // Net_Constant changes no prediction, so W is fitted alone and it is said
   Platform p = hetero8();
-  QueueingModel truth = truth_model();
-  std::vector<MeasuredRun> runs{synthetic_run(truth, p, {{0, 1}}), synthetic_run(truth, p, {{0, 2}}),
-                                synthetic_run(truth, p, {{0, 4}})};
+  QueueingModel truth = test::qn_truth_model(5e12);
+  std::vector<MeasuredRun> runs{test::qn_synthetic_run(truth, p, {{0, 1}}), test::qn_synthetic_run(truth, p, {{0, 2}}),
+                                test::qn_synthetic_run(truth, p, {{0, 4}})};
   QueueingModel fit = fit_queueing_model(runs, p, ModelVariant::paper());
   EXPECT_EQ(fit.net_constant, 1.0);
   ASSERT_FALSE(fit.warnings.empty());
