@@ -27,7 +27,11 @@ protected:
       EXPECT_EQ(c.status, 0) << c.output;
     }
     std::string out = fmt::format("{}/trace-{}", dir_.path(), ranks);
-    auto r = test::run_command(fmt::format("{} {} trace -o {} -- mpirun -np {} {} 20 64", kMpiEnv,
+    // 50 iterations on 256 x 256 blocks: about 10 ms of computing per rank, so
+    // the work W is what the runs measure; at 20 x 64 the runs were 2-7 ms of
+    // mostly start-up messages, and fitting W alone drove it to zero in about
+    // one run in two (the fit then rightly refused)
+    auto r = test::run_command(fmt::format("{} {} trace -o {} -- mpirun -np {} {} 50 256", kMpiEnv,
                                            test::perfcast_binary(), out, ranks, exe));
     EXPECT_EQ(r.status, 0) << r.output;
     return out;

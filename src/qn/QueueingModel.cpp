@@ -369,9 +369,10 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     double conditioning = fit.jacobian_conditioning;
     fit = levenberg_marquardt(residuals, {work0});
     if (!std::isfinite(fit.cost) || !fit.converged || !fit.identifiable())
-      throw Error(fmt::format("the {} runs cannot determine W nor Net_Constant (Jacobian conditioning {:.1e}; {}); "
-                              "expected runs at two or more process counts, some of them across hosts",
-                              runs.size(), conditioning, fixed_network));
+      throw Error(fmt::format("the {} runs cannot determine W nor Net_Constant (Jacobian conditioning {:.1e}; {}; "
+                              "W alone: {}, conditioning {:.1e}); expected runs at two or more process counts, "
+                              "some of them across hosts",
+                              runs.size(), conditioning, fixed_network, fit.message, fit.jacobian_conditioning));
   }
   model.work_flops = fit.parameters[0];
   model.net_constant = fixed_network.empty() ? fit.parameters[1] : 1.0;
