@@ -1,0 +1,122 @@
+// `perfcast lb sweep`: table, plots, errors, and the same result when MPI
+// ranks share the configurations.
+#include "TestUtil.hpp"
+
+#include <gtest/gtest.h>
+
+namespace perfcast::test {
+namespace {
+
+const char* kCluster = R"(<platform version="4.1">
+  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="125MBps" lat="50us"/></platform>)";
+
+// Two VP levels of an imbalanced two-iteration trace, and the platform.
+struct SweepFiles {
+  TempDir dir;
+  std::string platform = dir.file("c.xml", kCluster);
+  std::string four = level("four", {"1e9", "3e8", "6e8", "2e8"});
+  std::string eight = level("eight", {"5e8", "5e8", "1e8", "2e8", "3e8", "3e8", "1e8", "1e8"});
+
+  std::string level(const std::string& name, const std::vector<std::string>& flops)
+  {
+    std::string index;
+    for (std::size_t v = 0; v < flops.size(); ++v) {
+      std::string r = std::to_string(v);
+      dir.file(name + "/rank" + r + ".txt", r + " init\n" + r + " compute " + flops[v] + "\n" + r +
+                                                " migrate 1250000\n" + r + " compute " + flops[v] + "\n" + r +
+                                                " finalize\n");
+      index += "rank" + r + ".txt\n";
+    }
+    return dir.file(name + "/trace.txt", index);
+  }
+
+  std::string args(const std::string& flags) const
+  {
+    return "lb sweep " + four + " " + eight + " -p " + platform +
+           " --cores 2,4 --balancers greedy,refine --periods 1,2 --net loggp --mapping round-robin " + flags;
+  }
+};
+
+} // namespace
+
+TEST(LbSweepCli, PrintsTheTableTheBestAndFigure7)
+{
+  SweepFiles f;
+  std::string prefix = f.dir.path() + "/fig7";
+  auto r = run_perfcast(f.args("--plot-prefix " + prefix));
+  ASSERT_EQ(r.status, 0) << r.output;
+  // LbSweep.RowsMatchTheHandDerivedReplay: 4 VPs on 2 cores, greedy every migration point
+  EXPECT_NE(r.output.find("     4      2 greedy                             1       2.710100    1.181          1"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("\nbest: "), std::string::npos);
+  EXPECT_NE(read_text(prefix + "-periods.svg").find("Makespan against the balancing period"), std::string::npos);
+  EXPECT_NE(read_text(prefix + "-levels.svg").find("Makespan against over-decomposition"), std::string::npos);
+}
+
+TEST(LbSweepCli, UnknownBalancerIsAnError)
+{
+  SweepFiles f;
+  auto r = run_perfcast("lb sweep " + f.four + " -p " + f.platform + " --cores 2 --balancers greedyy");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--balancers"), std::string::npos) << r.output;
+}
+
+TEST(LbSweepCli, MpiRanksShareTheSweepAndPrintTheSameResult)
+{
+#ifndef PERFCAST_TRACER
+  GTEST_SKIP() << "perfcast was built without MPI (no MPI found at configure time)";
+#endif
+  if (!have_command("mpirun"))
+    GTEST_SKIP() << "Open MPI's mpirun is not installed (Debian package openmpi-bin)";
+  SweepFiles f;
+  auto alone = run_perfcast(f.args("--json --threads 2"));
+  ASSERT_EQ(alone.status, 0) << alone.output;
+  auto shared = run_command(std::string("env ") + kMpiEnv + " mpirun -np 3 " + perfcast_binary() + " " +
+                            f.args("--json --threads 1"));
+  ASSERT_EQ(shared.status, 0) << shared.output;
+  EXPECT_EQ(nlohmann::json::parse(shared.output), nlohmann::json::parse(alone.output));
+}
+
+} // namespace perfcast::test
+
+namespace perfcast::test {
+
+// --levels aggregates the one fine trace in place of traces given per level:
+// the same figures as aggregating by hand with `perfcast aggregate` first
+TEST(LbSweepCli, LevelsFromOneFineTraceEqualTracesAggregatedByHand)
+{
+  SweepFiles f;
+  std::string coarse = f.dir.path() + "/eight-as-4";
+  auto ag = run_perfcast("aggregate " + f.eight + " --ranks 4 -o " + coarse);
+  ASSERT_EQ(ag.status, 0) << ag.output;
+  std::string common = " -p " + f.platform + " --cores 2 --balancers greedy,refine --periods 1 --net loggp --json";
+  auto by_hand = run_perfcast("lb sweep " + f.eight + " " + coarse + common);
+  ASSERT_EQ(by_hand.status, 0) << by_hand.output;
+  auto levels = run_perfcast("lb sweep " + f.eight + " --levels 8,4" + common);
+  ASSERT_EQ(levels.status, 0) << levels.output;
+  auto a = nlohmann::json::parse(by_hand.output), b = nlohmann::json::parse(levels.output);
+  EXPECT_EQ(a, b);
+  // the coarse level really is coarse: 4 VPs in its rows
+  bool four = false;
+  for (const auto& row : b["configurations"])
+    four = four || row["vps"] == 4;
+  EXPECT_TRUE(four) << levels.output;
+}
+
+TEST(LbSweepCli, LevelsThatDoNotDivideTheFineTraceAreNamed)
+{
+  SweepFiles f;
+  auto r = run_perfcast("lb sweep " + f.eight + " --levels 8,3 -p " + f.platform + " --cores 2");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--levels 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("expected levels that divide it"), std::string::npos) << r.output;
+  r = run_perfcast("lb sweep " + f.eight + " " + f.four + " --levels 8,4 -p " + f.platform + " --cores 2");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("expected one fine trace"), std::string::npos) << r.output;
+  r = run_perfcast("lb sweep " + f.eight + " --levels 8,4 --grid 3x3 -p " + f.platform + " --cores 2");
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--grid"), std::string::npos) << r.output;
+}
+
+} // namespace perfcast::test
