@@ -17,20 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for i in $(seq 0 63); do echo "node-$((i % 16))"; done > "$work/hosts"
 
-# These machines are noisy: every figure is the median of REPEAT runs (default 3).
-repeat=${REPEAT:-3}
-measure() { # command... -> prints "cpu_s maxrss_kb", medians over $repeat runs
-  : > "$work/times"
-  for _ in $(seq "$repeat"); do
-    /usr/bin/time -f "%U %S %M" -o "$work/time" "$@" > "$work/out" 2>&1 || { cat "$work/out"; exit 1; }
-    read -r u s m < "$work/time"
-    echo "$(echo "$u + $s" | bc -l) $m" >> "$work/times"
-  done
-  local cpu mem
-  cpu=$(cut -d' ' -f1 "$work/times" | sort -g | sed -n "$(((repeat + 1) / 2))p")
-  mem=$(cut -d' ' -f2 "$work/times" | sort -g | sed -n "$(((repeat + 1) / 2))p")
-  echo "$cpu $mem"
-}
+source "$root/bench/measure.sh" # measure CMD...: median CPU seconds and peak memory of REPEAT runs
 
 if [ -n "${TRACE:-}" ]; then
   cp -r "$TRACE" "$work/t"

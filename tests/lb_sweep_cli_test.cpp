@@ -1,33 +1,22 @@
 // `perfcast lb sweep`: table, plots, errors, and the same result when MPI
 // ranks share the configurations.
-#include "TestUtil.hpp"
+#include "LbSweepTestUtil.hpp"
 
 #include <gtest/gtest.h>
 
 namespace perfcast::test {
 namespace {
 
-const char* kCluster = R"(<platform version="4.1">
-  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="125MBps" lat="50us"/></platform>)";
-
 // Two VP levels of an imbalanced two-iteration trace, and the platform.
 struct SweepFiles {
   TempDir dir;
-  std::string platform = dir.file("c.xml", kCluster);
+  std::string platform = dir.file("c.xml", kSweepCluster);
   std::string four = level("four", {"1e9", "3e8", "6e8", "2e8"});
   std::string eight = level("eight", {"5e8", "5e8", "1e8", "2e8", "3e8", "3e8", "1e8", "1e8"});
 
   std::string level(const std::string& name, const std::vector<std::string>& flops)
   {
-    std::string index;
-    for (std::size_t v = 0; v < flops.size(); ++v) {
-      std::string r = std::to_string(v);
-      dir.file(name + "/rank" + r + ".txt", r + " init\n" + r + " compute " + flops[v] + "\n" + r +
-                                                " migrate 1250000\n" + r + " compute " + flops[v] + "\n" + r +
-                                                " finalize\n");
-      index += "rank" + r + ".txt\n";
-    }
-    return dir.file(name + "/trace.txt", index);
+    return write_sweep_level(dir, name, flops);
   }
 
   std::string args(const std::string& flags) const

@@ -4,7 +4,7 @@
 #include "lb/Sweep.hpp"
 #include "lb/SweepReport.hpp"
 #include "platform/Platform.hpp"
-#include "TestUtil.hpp"
+#include "LbSweepTestUtil.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,26 +12,9 @@ using namespace perfcast;
 
 namespace {
 
-const char* kCluster = R"(<platform version="4.1">
-  <cluster id="c" prefix="n" radical="0-3" speed="1Gf" bw="125MBps" lat="50us"/></platform>)";
-
-// VPs that compute, reach one migration point, compute again; `flops` per VP.
-std::string write_trace(const test::TempDir& dir, const std::string& name, const std::vector<std::string>& flops)
-{
-  std::string index;
-  for (std::size_t v = 0; v < flops.size(); ++v) {
-    std::string r = std::to_string(v);
-    dir.file(name + "/rank" + r + ".txt", r + " init\n" + r + " compute " + flops[v] + "\n" + r +
-                                              " migrate 1250000\n" + r + " compute " + flops[v] + "\n" + r +
-                                              " finalize\n");
-    index += "rank" + r + ".txt\n";
-  }
-  return dir.file(name + "/trace.txt", index);
-}
-
 struct SweepFixture {
   test::TempDir dir;
-  Platform platform = parse_simgrid_platform(kCluster, "c.xml");
+  Platform platform = parse_simgrid_platform(test::kSweepCluster, "c.xml");
   std::vector<lb::SweepLevel> levels;
   lb::SweepOptions options;
 
@@ -41,7 +24,7 @@ struct SweepFixture {
          std::vector<std::pair<std::string, std::vector<std::string>>>{
              {"four", {"1e9", "3e8", "6e8", "2e8"}},
              {"eight", {"5e8", "5e8", "1e8", "2e8", "3e8", "3e8", "1e8", "1e8"}}}) {
-      std::string path = write_trace(dir, name, flops);
+      std::string path = test::write_sweep_level(dir, name, flops);
       levels.push_back({path, read_trace_index(path)});
     }
     options.balancers = {"greedy", "refine", "rotate"};
