@@ -99,6 +99,36 @@ TEST(CommPass, HeatDiffusionHaloOverTwoProcesses)
   EXPECT_EQ(j["singletons"]["allreduces"], 0);
 }
 
+TEST(CommPass, MemsetSumsAreConstantsNotNewInputs)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = build(t, "scatter.c");
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --procs 2 --region sweep -o {} -- {} 100 5", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json a = comm_json(out)["analysis"];
+  // memset writes zeros: reading them is no value, so nothing is an input
+  // and the graph keeps one vertex per location, x[0..99] and f[0..100],
+  // with x[e] -> f[e], f[e + 1] and f[i], f[i + 1] -> x[i]: 4 * 100 edges
+  // (reading a memset location as a new input made 101 more vertices a call)
+  EXPECT_EQ(a["inputs"], 0);
+  EXPECT_EQ(a["vertices"], 201);
+  EXPECT_EQ(a["edges"], 400);
+}
+
+TEST(CommPass, WrapperKeepsVectorisationOffWhenTheUserPassesO2)
+{
+  REQUIRE_COMMPASS();
+  // the user's -O2 came after the wrapper's -fno-vectorize and turned the
+  // vectoriser back on: neighbouring elements then shared all their sources
+  CommandResult r = run_command(
+      fmt::format("{} -O2 -S -emit-llvm -o - {}/examples/comm/heat2d/heat2d_seq.c", kCommCc, source_dir()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("__pc_store"), std::string::npos);
+  EXPECT_EQ(r.output.find("x double>"), std::string::npos);
+}
+
 TEST(CommPass, FortranRegionIsFound)
 {
   REQUIRE_COMMPASS();

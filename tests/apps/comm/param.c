@@ -1,6 +1,8 @@
 /* A parameter read everywhere: alpha is set once before the loop and read by
- * every cell update of a 1-D Jacobi sweep; the analysis must see it as a
- * singleton with only outgoing edges, a broadcast.
+ * every cell update of a 1-D 3-point sweep; the analysis must see it as a
+ * singleton with only outgoing edges, a broadcast. The sweep reads u[i] too:
+ * without it even and odd cells never meet and the chain is two halves that
+ * need no messages at all.
  * Usage: param ALPHA N STEPS */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@ static double alpha;
 static void sweep(const double* u, double* v, int n)
 {
   for (int i = 1; i <= n; ++i)
-    v[i] = alpha * (u[i - 1] + u[i + 1]);
+    v[i] = alpha * (u[i - 1] + u[i] + u[i + 1]);
 }
 
 int main(int argc, char** argv)

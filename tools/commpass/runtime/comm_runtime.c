@@ -98,17 +98,24 @@ void __pc_region_exit(const char* name)
 
 /* ---- memory ---- */
 
+/* A slot memset wrote holds a constant not yet made a value: the first read
+ * makes it one (no sources, as a stored constant), not an input. */
+#define PC_CONSTANT 0xffffffffu
+
+static uint32_t create_value(uintptr_t address, uint32_t size, const uint32_t* sources, size_t n);
+
 static void release(PcSlot* s)
 {
-  if (s->current) {
+  if (s->current && s->current != PC_CONSTANT)
     --pc_vertices[s->current].live;
-    s->current = 0;
-  }
+  s->current = 0;
 }
 
 static uint32_t read_vertex(uintptr_t address, uint32_t size)
 {
   PcSlot* s = pc_slot(address);
+  if (s->current == PC_CONSTANT)
+    return create_value(address, size, NULL, 0);
   if (s->current)
     return s->current;
   /* read before any write: an input value */
@@ -160,7 +167,8 @@ static void copy_vertex(uintptr_t address, uint32_t size, uint32_t v)
 static uint32_t create_value(uintptr_t address, uint32_t size, const uint32_t* sources, size_t n)
 {
   PcSlot* first = pc_slot(address);
-  uint32_t old = first->current, created = first->created, previous = first->previous;
+  uint32_t old = first->current == PC_CONSTANT ? 0 : first->current;
+  uint32_t created = first->created, previous = first->previous;
   for (uint32_t k = 0; k < slots_of(size); ++k)
     release(pc_slot(address + 4 * k));
   uint32_t v;
@@ -228,18 +236,20 @@ void __pc_copy(void* destination, const void* source, uint64_t size)
     if (t->current == v)
       continue;
     release(t);
-    if (v) {
-      t->current = v;
+    t->current = v;
+    if (v && v != PC_CONSTANT)
       ++pc_vertices[v].live;
-    }
   }
   ++pc_copies;
 }
 
 void __pc_clear(void* destination, uint64_t size)
 {
-  for (uint64_t k = 0; k < (size + 3) / 4; ++k)
-    release(pc_slot((uintptr_t)destination + 4 * k));
+  for (uint64_t k = 0; k < (size + 3) / 4; ++k) {
+    PcSlot* s = pc_slot((uintptr_t)destination + 4 * k);
+    release(s);
+    s->current = PC_CONSTANT;
+  }
 }
 
 /* ---- calls: shadows of arguments and results ---- */
