@@ -105,3 +105,43 @@ TEST(PhasesCli, BadInputIsRefusedWithoutLosingProfiles) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("empty"), std::string::npos) << r.output;
 }
+
+TEST(PhasesCli, MeasuredTargetGivesErrorsPerPhaseAndOverall) {
+  test::TempDir dir;
+  test::CommandResult r;
+  const std::string out = run_series(dir, r);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string target = dir.path() + "/target";
+  auto m = run_perfcast(fmt::format("phases measure -o {} --size 600 -- {} {{size}}", target, PERFCAST_PHASES_APP));
+  ASSERT_EQ(m.status, 0) << m.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(target + "/phases.json"));
+  ASSERT_EQ(log["sizes"].size(), 1u);
+  EXPECT_EQ(log["sizes"][0]["size"], 600);
+  const std::string db = power_database(dir);
+  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --measured {} --json", out,
+                                          db, target));
+  ASSERT_EQ(p.status, 0) << p.output;
+  const auto j = nlohmann::json::parse(p.output.substr(p.output.find('{')));
+  // error = (predicted - measured) / measured, overall and for each phase.
+  const double measured = j["measured_s"];
+  EXPECT_GT(measured, 0);
+  EXPECT_NEAR(j["error"].get<double>(), (j["predicted_s"].get<double>() - measured) / measured, 1e-12);
+  double phases_measured = 0;
+  for (const auto& ph : j["phases"]) {
+    const double mp = ph["measured_s"];
+    phases_measured += mp;
+    EXPECT_NEAR(ph["error"].get<double>(), (ph["predicted_s"].get<double>() - mp) / mp, 1e-12) << ph.dump(1);
+    EXPECT_NEAR(ph["measured_share"].get<double>(), mp / measured, 1e-12);
+  }
+  // The phases are not nested, so their measured times fit in the run's.
+  EXPECT_LE(phases_measured, measured * (1 + 1e-9));
+  // A size the measured directory does not hold is named.
+  const auto wrong = run_perfcast(fmt::format("phases predict {} --size 700 --kernels {} --measured {}", out,
+                                              db, target));
+  EXPECT_NE(wrong.status, 0);
+  EXPECT_NE(wrong.output.find("no run at size 700"), std::string::npos) << wrong.output;
+  // measure needs {size} too.
+  const auto nosize = run_perfcast(fmt::format("phases measure -o {}/t2 --size 600 -- {} 600", dir.path(), PERFCAST_PHASES_APP));
+  EXPECT_NE(nosize.status, 0);
+  EXPECT_NE(nosize.output.find("{size}"), std::string::npos) << nosize.output;
+}

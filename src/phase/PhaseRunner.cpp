@@ -53,38 +53,6 @@ void write_log(const std::string& dir, const PhaseRunLog& log) {
   write_file_atomically(dir + "/phases.json", to_json(log).dump(2) + "\n");
 }
 
-/// Turns the sampler's raw files of one run into rank-R.functions.json.
-std::vector<profile::FunctionProfile> keep_profiles(const std::string& run_dir) {
-  std::vector<profile::FunctionProfile> ranks = profile::read_sampler_dir(run_dir);
-  for (const profile::FunctionProfile& p : ranks)
-    write_file_atomically(fmt::format("{}/rank-{}.functions.json", run_dir, p.rank < 0 ? p.pid : p.rank),
-                          profile::to_json(p).dump() + "\n");
-  for (const auto& e : fs::directory_iterator(run_dir))
-    if (e.path().filename().string().rfind("sampler-", 0) == 0) fs::remove(e.path());
-  return ranks;
-}
-
-std::vector<profile::FunctionProfile> read_kept_profiles(const std::string& run_dir) {
-  std::vector<profile::FunctionProfile> ranks;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(run_dir)) {
-    const std::string name = e.path().filename().string();
-    if (name.size() > 15 && name.rfind(".functions.json") == name.size() - 15) files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const fs::path& f : files) {
-    std::ifstream in(f);
-    json j;
-    try {
-      j = json::parse(in);
-    } catch (const json::exception& e) {
-      throw Error(fmt::format("{}: {} (expected a perfcast-functions profile)", f.string(), e.what()));
-    }
-    ranks.push_back(profile::function_profile_from_json(j, f.string()));
-  }
-  return ranks;
-}
-
 } // namespace
 
 std::string find_profiler_library() {
@@ -122,15 +90,17 @@ PhaseRunLog read_phase_runs(const std::string& dir) {
 }
 
 MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record) {
-  return merge_ranks(record.size, read_kept_profiles(dir + "/" + record.dir));
+  return merge_ranks(record.size, profile::read_kept_profiles(dir + "/" + record.dir));
 }
 
-PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
-                           const std::function<void(const std::string&)>& progress) {
-  command_for_size(options.command, options.ladder.start); // checks {size} before anything runs
+namespace {
+
+/// Checks the options and the directory and starts the log, keeping the
+/// successful sizes of an earlier series of the same command.
+PhaseRunLog open_series(const std::string& dir, const PhaseRunOptions& options, double first_size) {
+  command_for_size(options.command, first_size); // checks {size} before anything runs
   if (options.clock != "own" && options.clock != "cpu" && options.clock != "wall")
     throw Error(fmt::format("--clock '{}' (expected own, wall or cpu)", options.clock));
-  const std::string library = find_profiler_library();
   PhaseRunLog log;
   log.command = options.command;
   if (fs::exists(dir + "/phases.json")) {
@@ -149,44 +119,63 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
                             dir));
   }
   fs::create_directories(dir);
-  auto record_for = [&](double size) -> const SizeRecord* {
-    for (const SizeRecord& r : log.sizes)
-      if (r.size == size) return &r;
-    return nullptr;
-  };
-  auto profile_size = [&](double size) -> MergedProfile {
-    if (const SizeRecord* r = record_for(size)) {
-      progress(fmt::format("size {:g}: reused ({:.2f} s)", size, r->wall_s));
-      return load_size_profile(dir, *r);
-    }
-    SizeRecord r;
-    r.size = size;
-    r.dir = fmt::format("size-{:g}", size);
-    const std::string run_dir = dir + "/" + r.dir;
-    fs::remove_all(run_dir);
-    fs::create_directories(run_dir);
-    const auto t0 = std::chrono::steady_clock::now();
-    r.status = run_profiled(command_for_size(options.command, size), library, fs::absolute(run_dir).string(), options);
-    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (r.status != 0) {
-      write_log(dir, log);
-      throw Error(fmt::format("size {:g}: the command exited with status {} (the profiles of {} earlier size(s) are "
-                              "kept in {})",
-                              size, r.status, log.sizes.size(), dir));
-    }
-    const std::vector<profile::FunctionProfile> ranks = keep_profiles(run_dir);
-    log.sizes.push_back(r);
-    write_log(dir, log);
-    progress(fmt::format("size {:g}: {:.2f} s, {} rank profile(s)", size, r.wall_s, ranks.size()));
-    return merge_ranks(size, ranks);
-  };
+  return log;
+}
 
+/// Profiles one size (or reuses it from the log), recording it in the log.
+MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const PhaseRunOptions& options,
+                           const std::string& library, double size,
+                           const std::function<void(const std::string&)>& progress) {
+  for (const SizeRecord& r : log.sizes)
+    if (r.size == size) {
+      progress(fmt::format("size {:g}: reused ({:.2f} s)", size, r.wall_s));
+      return load_size_profile(dir, r);
+    }
+  SizeRecord r;
+  r.size = size;
+  r.dir = fmt::format("size-{:g}", size);
+  const std::string run_dir = dir + "/" + r.dir;
+  fs::remove_all(run_dir);
+  fs::create_directories(run_dir);
+  const auto t0 = std::chrono::steady_clock::now();
+  r.status = run_profiled(command_for_size(options.command, size), library, fs::absolute(run_dir).string(), options);
+  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (r.status != 0) {
+    write_log(dir, log);
+    throw Error(fmt::format("size {:g}: the command exited with status {} (the profiles of {} earlier size(s) are "
+                            "kept in {})",
+                            size, r.status, log.sizes.size(), dir));
+  }
+  const std::vector<profile::FunctionProfile> ranks = profile::keep_sampler_profiles(run_dir);
+  log.sizes.push_back(r);
+  write_log(dir, log);
+  progress(fmt::format("size {:g}: {:.2f} s, {} rank profile(s)", size, r.wall_s, ranks.size()));
+  return merge_ranks(size, ranks);
+}
+
+} // namespace
+
+PhaseRunLog measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
+                         const std::function<void(const std::string&)>& progress) {
+  if (!(size > 0)) throw Error(fmt::format("--size {} (expected a positive size)", size));
+  PhaseRunLog log = open_series(dir, options, size);
+  const std::string library = find_profiler_library();
+  profile_size(dir, log, options, library, size, progress);
+  write_log(dir, log);
+  return log;
+}
+
+PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
+                           const std::function<void(const std::string&)>& progress) {
+  PhaseRunLog log = open_series(dir, options, options.ladder.start);
+  const std::string library = find_profiler_library();
+  auto profile_at = [&](double size) { return profile_size(dir, log, options, library, size, progress); };
   // Up to C: consecutive sizes until the phases agree.
   PhaseSet previous;
   bool have_previous = false;
   int i = 0;
   for (; i < options.max_sizes; ++i) {
-    const MergedProfile m = profile_size(options.ladder.at(i));
+    const MergedProfile m = profile_at(options.ladder.at(i));
     const PhaseSet p = find_phases(m.names, m.stacks, options.rule);
     if (have_previous && phases_converged(previous, p, options.tolerance)) {
       log.converged_at = options.ladder.at(i - 1);
@@ -205,7 +194,7 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
   // C + step was the last size run; N - 1 more after it.
   log.used.push_back(options.ladder.at(i));
   for (int k = 1; k < options.more; ++k) {
-    profile_size(options.ladder.at(i + k));
+    profile_at(options.ladder.at(i + k));
     log.used.push_back(options.ladder.at(i + k));
   }
   write_log(dir, log);

@@ -50,6 +50,13 @@ std::string find_profiler_library();
 PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,
                            const std::function<void(const std::string&)>& progress);
 
+/// Profiles the command once at `size` into `dir` (a new or empty directory,
+/// or one holding that size of the same command, which is reused): the run a
+/// prediction is checked against, kept as a series of one size that is not
+/// converged.
+PhaseRunLog measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
+                         const std::function<void(const std::string&)>& progress);
+
 /// Reads DIR/phases.json.
 PhaseRunLog read_phase_runs(const std::string& dir);
 

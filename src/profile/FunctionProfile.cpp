@@ -1,5 +1,6 @@
 #include "profile/FunctionProfile.hpp"
 
+#include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
 #include "profile/Symbolizer.hpp"
 
@@ -132,6 +133,39 @@ FunctionProfile function_profile_from_json(const nlohmann::json& j, const std::s
   } catch (const nlohmann::json::exception& e) {
     throw Error(fmt::format("{}: {} (expected a perfcast-functions profile)", where, e.what()));
   }
+}
+
+std::vector<FunctionProfile> keep_sampler_profiles(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<FunctionProfile> ranks = read_sampler_dir(dir);
+  for (const FunctionProfile& p : ranks)
+    write_file_atomically(fmt::format("{}/rank-{}.functions.json", dir, p.rank < 0 ? p.pid : p.rank),
+                          to_json(p).dump() + "\n");
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().filename().string().rfind("sampler-", 0) == 0) fs::remove(e.path());
+  return ranks;
+}
+
+std::vector<FunctionProfile> read_kept_profiles(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.size() > 15 && name.rfind(".functions.json") == name.size() - 15) files.push_back(e.path());
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<FunctionProfile> ranks;
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(fmt::format("{}: {} (expected a perfcast-functions profile)", f.string(), e.what()));
+    }
+    ranks.push_back(function_profile_from_json(j, f.string()));
+  }
+  return ranks;
 }
 
 std::string format_top_functions(const FunctionProfile& p, std::size_t top) {

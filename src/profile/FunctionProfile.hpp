@@ -32,6 +32,13 @@ FunctionProfile read_sampler_output(const std::string& dir, long pid);
 /// without a rank are dropped when some have one (mpirun and its daemons).
 std::vector<FunctionProfile> read_sampler_dir(const std::string& dir);
 
+/// Turns what the sampler wrote in `dir` into rank-R.functions.json files
+/// (pid instead of R for a process without a rank) and removes the raw files.
+std::vector<FunctionProfile> keep_sampler_profiles(const std::string& dir);
+
+/// Reads every *.functions.json of `dir`, in file-name order; throws Error naming a damaged file.
+std::vector<FunctionProfile> read_kept_profiles(const std::string& dir);
+
 /// JSON of a profile: totals per function (inclusive, exclusive seconds) and the stacks.
 nlohmann::json to_json(const FunctionProfile& profile);
 /// Reads the JSON back; `where` names the file in errors.

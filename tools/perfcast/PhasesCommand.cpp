@@ -11,6 +11,8 @@
 
 #include <fmt/format.h>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <unistd.h>
 
 namespace perfcast::cli {
@@ -26,8 +28,16 @@ struct PhasesRunArgs {
   int hz = 1000;
 };
 
+struct PhasesMeasureArgs {
+  std::string dir, clock = "own";
+  double size = 0;
+  std::vector<std::string> command;
+  int hz = 1000;
+  bool force = false;
+};
+
 struct PhasesPredictArgs {
-  std::string dir, kernels, svg;
+  std::string dir, kernels, svg, measured;
   double size = 0, threshold = 0.7;
   int max_phases = 4;
   bool json = false, force = false;
@@ -55,6 +65,44 @@ int run_phases_run(const PhasesRunArgs& a) {
   for (std::size_t i = 0; i < p.phases.size(); ++i)
     std::cout << fmt::format("phase {}: {:.1f}% of the run at size {:g}\n", p.phases[i], 100 * p.shares[i], m.size);
   return 0;
+}
+
+int run_phases_measure(const PhasesMeasureArgs& a) {
+  phase::PhaseRunOptions o;
+  o.command = a.command;
+  o.force = a.force;
+  o.clock = a.clock;
+  o.hz = a.hz;
+  phase::measure_size(a.dir, o, a.size, [](const std::string& line) {
+    std::cerr << "perfcast phases: " << line << std::endl;
+  });
+  const phase::MergedProfile m = phase::load_size_profile(a.dir, phase::read_phase_runs(a.dir).sizes.front());
+  std::cout << fmt::format("size {:g}: {:.4g} s per rank ({} rank(s))\n", m.size, m.seconds(), m.ranks);
+  return 0;
+}
+
+/// The measured run a prediction is checked against (perfcast phases measure).
+struct MeasuredRun {
+  double total_s = 0;
+  std::map<std::string, double> phase_s;
+};
+
+MeasuredRun load_measured(const std::string& dir, double size, const std::vector<std::string>& phases) {
+  const phase::PhaseRunLog log = phase::read_phase_runs(dir);
+  for (const phase::SizeRecord& r : log.sizes)
+    if (r.size == size && r.status == 0) {
+      const phase::MergedProfile m = phase::load_size_profile(dir, r);
+      MeasuredRun out{m.seconds(), {}};
+      for (const std::string& p : phases) out.phase_s[p] = m.inclusive_seconds(p);
+      return out;
+    }
+  throw Error(fmt::format("{}/phases.json: no run at size {:g} (expected perfcast phases measure -o {} --size {:g})",
+                          dir, size, dir, size));
+}
+
+/// Relative error of a prediction, or null when nothing was measured.
+nlohmann::json relative_error(double predicted, double measured) {
+  return measured > 0 ? nlohmann::json((predicted - measured) / measured) : nlohmann::json(nullptr);
 }
 
 std::string forecast_svg(const phase::PhaseRunLog& log, const std::vector<phase::SizeRun>& runs,
@@ -115,10 +163,16 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         runs.push_back(run);
       }
   const phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size);
+  std::optional<MeasuredRun> measured;
+  if (!a.measured.empty()) measured = load_measured(a.measured, a.size, phases);
   if (svg) write_output(*svg, mark_svg(forecast_svg(log, runs, f, a.dir)));
   if (a.json) {
     nlohmann::json j = {{"size", f.size}, {"predicted_s", f.predicted_s}, {"kernels", a.kernels},
                         {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings}};
+    if (measured) {
+      j["measured_s"] = measured->total_s;
+      j["error"] = relative_error(f.predicted_s, measured->total_s);
+    }
     nlohmann::json ph = nlohmann::json::array();
     for (const phase::PhaseForecast& p : f.phases) {
       nlohmann::json cands = nlohmann::json::array();
@@ -135,6 +189,14 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                     {"kernel_s", p.kernel_s ? nlohmann::json(*p.kernel_s) : nlohmann::json(nullptr)},
                     {"validation", p.validation}, {"kernel_cv_smape", p.kernel_cv_smape}, {"own_fit", p.own_fit.describe()},
                     {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape}, {"candidates", cands}});
+      if (measured) {
+        const double m = measured->phase_s.at(p.name);
+        ph.back()["measured_s"] = m;
+        ph.back()["error"] = relative_error(p.predicted_s, m);
+        ph.back()["kernel_error"] = p.kernel_s ? relative_error(*p.kernel_s, m) : nlohmann::json(nullptr);
+        ph.back()["own_fit_error"] = relative_error(p.own_fit_s, m);
+        ph.back()["measured_share"] = measured->total_s > 0 ? m / measured->total_s : 0.0;
+      }
     }
     j["phases"] = ph;
     std::cout << j.dump(2) << "\n";
@@ -152,8 +214,18 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       std::cout << fmt::format("  cascade: {}\n", p.selection.reason);
       std::cout << fmt::format("  predicted {:.4g} s ({}); share {:.1f}%; {}\n", p.predicted_s, p.method,
                                100 * p.share, p.why);
+      if (measured) {
+        const double m = measured->phase_s.at(p.name);
+        std::cout << fmt::format("  measured {:.4g} s, share {:.1f}%: error {:+.1f}%\n", m,
+                                 measured->total_s > 0 ? 100 * m / measured->total_s : 0.0,
+                                 m > 0 ? 100 * (p.predicted_s - m) / m : 0.0);
+      }
     }
     std::cout << fmt::format("predicted run at size {:g}: {:.4g} s per rank\n", f.size, f.predicted_s);
+    if (measured)
+      std::cout << fmt::format("measured run at size {:g}: {:.4g} s per rank: error {:+.1f}%\n", f.size,
+                               measured->total_s,
+                               measured->total_s > 0 ? 100 * (f.predicted_s - measured->total_s) / measured->total_s : 0.0);
     for (const std::string& w : f.warnings) std::cout << "warning: " << w << "\n";
   }
   return 0;
@@ -185,6 +257,17 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();
   out.push_back({run, [r] { return run_phases_run(*r); }});
 
+  auto m = std::make_shared<PhasesMeasureArgs>();
+  auto* measure = phases->add_subcommand("measure", "profile the command once at one size (the run a prediction is checked against)");
+  measure->add_option("-o,--output", m->dir, "directory for the profiles")->required();
+  measure->add_option("--size", m->size, "the size to run")->required();
+  measure->add_option("--clock", m->clock, "sampling clock (as for phases run)")
+      ->capture_default_str()->check(CLI::IsMember({"own", "wall", "cpu"}));
+  measure->add_option("--hz", m->hz, "samples per second asked")->capture_default_str()->check(CLI::Range(10, 10000));
+  measure->add_flag("--force", m->force, "use a directory that holds other files");
+  measure->add_option("command", m->command, "the command after --, with {size} where the size goes")->required();
+  out.push_back({measure, [m] { return run_phases_measure(*m); }});
+
   auto p = std::make_shared<PhasesPredictArgs>();
   auto* predict = phases->add_subcommand("predict", "predict the run at a size from the small runs and a kernel database");
   predict->add_option("dir", p->dir, "directory written by perfcast phases run")->required();
@@ -192,6 +275,8 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   predict->add_option("--kernels", p->kernels, "kernel database of this machine and process count (perfcast kernels build)")->required();
   predict->add_option("--threshold", p->threshold, "share of the run the phases must hold")->capture_default_str()->check(CLI::Range(0.01, 1.0));
   predict->add_option("--max-phases", p->max_phases, "most phases")->capture_default_str()->check(CLI::Range(1, 8));
+  predict->add_option("--measured", p->measured,
+                      "directory of the run at the target size (perfcast phases measure): errors per phase and overall");
   predict->add_option("--svg", p->svg, "write measured and predicted times against size as SVG");
   predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
   predict->add_flag("--json", p->json, "print a JSON object instead of tables");

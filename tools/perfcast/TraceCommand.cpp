@@ -2,13 +2,17 @@
 #include "Command.hpp"
 
 #include "core/Error.hpp"
+#include "phase/PhaseRunner.hpp"
+#include "profile/FunctionReport.hpp"
 #include "trace/Tracing.hpp"
 
 #include <cctype>
+#include <filesystem>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace perfcast::cli {
 namespace {
@@ -34,9 +38,35 @@ bool has_migration_point(const std::string& dir)
   return false;
 }
 
-int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi,
-              const std::string& iteration_at)
+// --functions: the sampling profiler preloaded beside the tracer, writing
+// into the trace directory; run_traced puts the tracer first in LD_PRELOAD
+void preload_profiler(const std::string& dir)
 {
+  std::string preload = phase::find_profiler_library();
+  if (const char* inherited = std::getenv("LD_PRELOAD"); inherited && *inherited)
+    preload += std::string(":") + inherited;
+  ::setenv("LD_PRELOAD", preload.c_str(), 1);
+  ::setenv("PERFCAST_PROFILE_DIR", std::filesystem::absolute(dir).string().c_str(), 1);
+  ::setenv("PERFCAST_PROFILE_RANKS_ONLY", "1", 1);
+}
+
+// whether a trace directory holds function profiles
+bool has_function_profiles(const std::string& dir)
+{
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("rank-", 0) == 0 && name.size() > 15 && name.rfind(".functions.json") == name.size() - 15)
+      return true;
+  }
+  return false;
+}
+
+int run_trace(const std::string& dir, bool force, const std::vector<std::string>& command, const std::string& mpi,
+              const std::string& iteration_at, bool functions)
+{
+  if (functions)
+    preload_profiler(dir);
   if (!iteration_at.empty())
     set_iteration_call(iteration_at);
   else
@@ -52,6 +82,11 @@ int run_trace(const std::string& dir, bool force, const std::vector<std::string>
     for (const RankProfile& r : profile.ranks)
       if (!r.complete)
         std::cerr << fmt::format("perfcast trace: rank {} stopped early: {}\n", r.rank, r.ended_by);
+  if (functions) {
+    const auto ranks = profile::keep_sampler_profiles(dir);
+    std::cerr << fmt::format("perfcast trace: function profiles of {} rank(s) in {}/rank-R.functions.json\n",
+                             ranks.size(), dir);
+  }
   if (status != 0)
     return status;
   return profile.complete ? 0 : 3;
@@ -60,10 +95,19 @@ int run_trace(const std::string& dir, bool force, const std::vector<std::string>
 int run_profile(const std::string& dir, bool json)
 {
   RunProfile profile = read_run_profile(dir);
-  if (json)
-    std::cout << run_profile_to_json(profile).dump(2) << "\n";
-  else
+  std::optional<profile::FunctionReport> functions;
+  if (has_function_profiles(dir))
+    functions = profile::function_report(profile::read_kept_profiles(dir), 15);
+  if (json) {
+    nlohmann::json j = run_profile_to_json(profile);
+    if (functions)
+      j["functions"] = profile::function_report_json(*functions);
+    std::cout << j.dump(2) << "\n";
+  } else {
     std::cout << format_run_profile(profile);
+    if (functions)
+      std::cout << profile::format_function_report(*functions);
+  }
   return 0;
 }
 
@@ -73,6 +117,7 @@ struct TraceArgs {
   std::vector<std::string> command;
   std::string mpi = "auto";
   std::string iteration_at;
+  bool functions = false;
   std::string profile_dir;
   bool profile_json = false;
 };
@@ -91,8 +136,11 @@ void add_trace_commands(CLI::App& app, std::vector<Command>& out)
   tr->add_option("--iteration-at", t->iteration_at,
                  "write a migration point (RANK migrate HEAP_BYTES) after every call of this MPI function, e.g. "
                  "MPI_Allreduce, for programs that do not call AMPI_Migrate or MPI_Migrate");
+  tr->add_flag("--functions", t->functions,
+               "also record each rank's sampling profile (rank-R.functions.json; perfcast profile shows the top "
+               "functions)");
   tr->add_option("command", t->command, "the command after --")->required();
-  out.push_back({tr, [t] { return run_trace(t->dir, t->force, t->command, t->mpi, t->iteration_at); }});
+  out.push_back({tr, [t] { return run_trace(t->dir, t->force, t->command, t->mpi, t->iteration_at, t->functions); }});
 
   auto* pf = app.add_subcommand("profile", "report the run profile of a traced run");
   pf->add_option("dir", t->profile_dir, "trace directory written by perfcast trace")->required();

@@ -1,0 +1,120 @@
+#!/bin/bash
+# The phase study of issue 11 (docs/phases.md, "Study on third-party codes"):
+# for each code, small runs with `perfcast phases run` (2 processes), the
+# target size (at least 2x the largest small size) run for real under the
+# same profiler with `perfcast phases measure`, and `perfcast phases predict
+# --measured`, giving the error of every phase and of the whole run. Each
+# code's runs take the machine-wide heavy lock (when /work/heavy.lock exists),
+# so they are timed on a quiet machine.
+#
+#   bench/phases_study.sh KERNELS.db OUTDIR [hpcc=/usr/bin/hpcc] [minife=PATH/miniFE.x] [minimd=PATH/miniMD_openmpi]
+#
+# Codes not named are skipped; a named code whose binary is absent is
+# refused. KERNELS.db comes from bench/phases_kernel_db.sh on this machine.
+# Writes OUTDIR/CODE/{small,target,predict.json,predict.txt} and
+# OUTDIR/phases_study.csv (code, phase, kernel, method, small sizes, target,
+# predicted and measured seconds per rank, error).
+set -euo pipefail
+usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
+db=${1:?$usage}
+out=${2:?$usage}
+shift 2
+[ $# -gt 0 ] || { echo "phases_study: no code named ($usage)" >&2; exit 2; }
+here=$(cd "$(dirname "$0")/.." && pwd)
+perfcast=${PERFCAST:-$here/build/perfcast}
+[ -x "$perfcast" ] || { echo "phases_study: $perfcast not built (expected build/perfcast)" >&2; exit 2; }
+[ -f "$db" ] || { echo "phases_study: $db: no kernel database (make one with bench/phases_kernel_db.sh)" >&2; exit 2; }
+db=$(cd "$(dirname "$db")" && pwd)/$(basename "$db")
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+lock() { if [ -e /work/heavy.lock ]; then flock /work/heavy.lock "$@"; else "$@"; fi; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
+mpirun="mpirun -np 2 --bind-to core"
+
+# hpcc reads hpccinf.txt from its working directory: one directory per size,
+# made before the runs, and `env -C` (which execs hpcc in the same process)
+# so that only hpcc itself is profiled.
+hpcc_inputs() { # DIR SIZES...
+  local dir=$1 n
+  shift
+  for n in "$@"; do
+    mkdir -p "$dir/n$n"
+    sed -e "6s/^[0-9]* /$n /" -e '11s/^2 /1 /' /usr/share/doc/hpcc/examples/_hpccinf.txt > "$dir/n$n/hpccinf.txt"
+  done
+}
+
+declare -A bin
+for arg in "$@"; do
+  code=${arg%%=*}
+  path=${arg#*=}
+  case $code in hpcc | minife | minimd) ;; *) echo "phases_study: unknown code '$code' ($usage)" >&2; exit 2 ;; esac
+  [ -x "$path" ] || { echo "phases_study: $code: $path is not an executable (build it first, see docs/phases.md)" >&2; exit 2; }
+  bin[$code]=$(cd "$(dirname "$path")" && pwd)/$(basename "$path")
+done
+
+# Per code: the ladder of small sizes and N (sizes after convergence); the
+# target is TARGET_FACTOR (2) times the largest small size, rounded to an
+# integer; the command (array cmd) has {size} where the size goes.
+study() { # CODE LADDER MORE
+  local code=$1 ladder=$2 more=$3
+  local dir=$out/$code
+  mkdir -p "$dir/work"
+  echo "== $code: small runs from $ladder" >&2
+  lock bash -c 'cd "$1/work" && echo "load before: $(uptime)" >&2 && shift &&
+    nice "$@"' _ "$dir" "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes 12 \
+    -- "${cmd[@]}" > "$dir/run.txt"
+  local target
+  target=$(python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
+    "$dir/small/phases.json" "${TARGET_FACTOR:-2}")
+  echo "== $code: target $target" >&2
+  lock bash -c 'cd "$1/work" && echo "load before: $(uptime)" >&2 && shift && nice "$@"' _ "$dir" \
+    "$perfcast" phases measure -o "$dir/target" --size "$target" -- "${cmd[@]}" > "$dir/measure.txt"
+  "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --force \
+    --svg "$dir/phases.svg" > "$dir/predict.txt"
+  "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --json \
+    > "$dir/predict.json"
+  cat "$dir/predict.txt"
+}
+
+if [ -n "${bin[hpcc]:-}" ]; then
+  hpcc_inputs "$out/hpcc/inputs" $(seq 600 150 2400) $(seq 1200 300 4800)
+  cmd=($mpirun env -C "$out/hpcc/inputs/n{size}" "${bin[hpcc]}")
+  study hpcc 600:+150 4
+fi
+if [ -n "${bin[minife]:-}" ]; then
+  cmd=($mpirun "${bin[minife]}" -nx {size} -ny {size} -nz {size})
+  study minife 20:+4 4
+fi
+if [ -n "${bin[minimd]:-}" ]; then
+  cmd=($mpirun "${bin[minimd]}" -i "$(dirname "${bin[minimd]}")/in.lj.miniMD" -s {size} -n 100)
+  study minimd 12:+2 4
+fi
+
+python3 - "$out" <<'PY'
+import csv, json, os, sys
+out = sys.argv[1]
+rows = []
+for code in ("hpcc", "minife", "minimd"):
+    f = os.path.join(out, code, "predict.json")
+    if not os.path.exists(f):
+        continue
+    j = json.load(open(f))
+    small = " ".join(f"{s:g}" for s in j["small_sizes"])
+    for p in j["phases"]:
+        rows.append([code, p["name"], p["kernel"] or "", p["method"], small, j["size"], f"{p['predicted_s']:.4g}",
+                     f"{p['measured_s']:.4g}", f"{100 * p['error']:.1f}",
+                     "" if p["kernel_error"] is None else f"{100 * p['kernel_error']:.1f}",
+                     f"{100 * p['own_fit_error']:.1f}"])
+    rows.append([code, "(whole run)", "", "eq. 4", small, j["size"], f"{j['predicted_s']:.4g}", f"{j['measured_s']:.4g}",
+                 f"{100 * j['error']:.1f}", "", ""])
+with open(os.path.join(out, "phases_study.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["code", "phase", "kernel", "method", "small_sizes", "target", "predicted_s", "measured_s", "error_pct",
+                "kernel_error_pct", "own_fit_error_pct"])
+    w.writerows(rows)
+whole = [abs(float(r[8])) for r in rows if r[1] == "(whole run)"]
+for r in rows:
+    print(" | ".join(str(x) for x in r))
+if whole:
+    print(f"mean |error| of the whole runs: {sum(whole) / len(whole):.1f}% (target: at most 10%)")
+PY
