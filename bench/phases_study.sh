@@ -16,6 +16,20 @@
 # predicted and measured seconds per rank, error).
 set -euo pipefail
 usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
+if [ "${1:-}" = "--under-lock" ]; then # DIR LADDER MORE COMMAND...: one code's runs
+  dir=$2 ladder=$3 more=$4
+  shift 4
+  perfcast=${PERFCAST:-$(cd "$(dirname "$0")/.." && pwd)/build/perfcast}
+  cd "$dir/work"
+  echo "load before: $(uptime)" >&2
+  nice "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes 12 -- "$@" > "$dir/run.txt"
+  python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
+    "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
+  echo "target $(cat "$dir/target.txt")" >&2
+  nice "$perfcast" phases measure -o "$dir/target" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
+  echo "load after: $(uptime)" >&2
+  exit 0
+fi
 db=${1:?$usage}
 out=${2:?$usage}
 shift 2
@@ -54,40 +68,38 @@ done
 
 # Per code: the ladder of small sizes and N (sizes after convergence); the
 # target is TARGET_FACTOR (2) times the largest small size, rounded to an
-# integer; the command (array cmd) has {size} where the size goes.
+# integer; the command (array cmd) has {size} where the size goes. The small
+# runs and the target run take the heavy lock together (this script again,
+# with --under-lock).
 study() { # CODE LADDER MORE
   local code=$1 ladder=$2 more=$3
   local dir=$out/$code
   mkdir -p "$dir/work"
   echo "== $code: small runs from $ladder" >&2
-  lock bash -c 'cd "$1/work" && echo "load before: $(uptime)" >&2 && shift &&
-    nice "$@"' _ "$dir" "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes 12 \
-    -- "${cmd[@]}" > "$dir/run.txt"
+  lock "$0" --under-lock "$dir" "$ladder" "$more" "${cmd[@]}" ||
+    { echo "phases_study: $code: the runs failed" >&2; return 1; }
   local target
-  target=$(python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
-    "$dir/small/phases.json" "${TARGET_FACTOR:-2}")
-  echo "== $code: target $target" >&2
-  lock bash -c 'cd "$1/work" && echo "load before: $(uptime)" >&2 && shift && nice "$@"' _ "$dir" \
-    "$perfcast" phases measure -o "$dir/target" --size "$target" -- "${cmd[@]}" > "$dir/measure.txt"
+  target=$(cat "$dir/target.txt")
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --force \
-    --svg "$dir/phases.svg" > "$dir/predict.txt"
+    --svg "$dir/phases.svg" > "$dir/predict.txt" || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --json \
-    > "$dir/predict.json"
+    > "$dir/predict.json" || return 1
   cat "$dir/predict.txt"
 }
 
+failed=
 if [ -n "${bin[hpcc]:-}" ]; then
-  hpcc_inputs "$out/hpcc/inputs" $(seq 600 150 2400) $(seq 1200 300 4800)
+  hpcc_inputs "$out/hpcc/inputs" $(seq 1200 200 4000) $(seq 2400 400 8000)
   cmd=($mpirun env -C "$out/hpcc/inputs/n{size}" "${bin[hpcc]}")
-  study hpcc 600:+150 4
+  study hpcc 1200:+200 4 || failed="$failed hpcc"
 fi
 if [ -n "${bin[minife]:-}" ]; then
   cmd=($mpirun "${bin[minife]}" -nx {size} -ny {size} -nz {size})
-  study minife 20:+4 4
+  study minife 20:+4 4 || failed="$failed minife"
 fi
 if [ -n "${bin[minimd]:-}" ]; then
   cmd=($mpirun "${bin[minimd]}" -i "$(dirname "${bin[minimd]}")/in.lj.miniMD" -s {size} -n 100)
-  study minimd 12:+2 4
+  study minimd 16:+3 4 || failed="$failed minimd"
 fi
 
 python3 - "$out" <<'PY'
@@ -118,3 +130,7 @@ for r in rows:
 if whole:
     print(f"mean |error| of the whole runs: {sum(whole) / len(whole):.1f}% (target: at most 10%)")
 PY
+if [ -n "$failed" ]; then
+  echo "phases_study: failed:$failed (see $out/CODE/*.txt)" >&2
+  exit 1
+fi

@@ -100,3 +100,26 @@ TEST(PhaseFinder, ThresholdIsAnOptionAndAFailureSaysHowFarItGot) {
   EXPECT_THROW(find_phases(kSmg, {}, {}), perfcast::Error);
   EXPECT_THROW(find_phases(kSmg, {{{0, 99}, 1}}, {}), perfcast::Error);
 }
+
+// A stripped binary: every frame of the program is "[app]", one name for many
+// functions, which holds the whole run with 40% of it in its own frames (so
+// the spine rule does not catch it). It must not be a phase: the phases are
+// the named library functions, dgemm_ (60 of 100) and fft_step (25).
+TEST(PhaseFinder, UnnamedCodeOfAStrippedBinaryIsNeverAPhase) {
+  const std::vector<std::string> names = {"__libc_start_main", "[app]", "dgemm_", "fft_step", "[unknown]"};
+  const std::vector<StackSample> samples = {{{0, 1}, 10}, {{0, 1, 2}, 60}, {{0, 1, 3}, 25}, {{0, 1, 4}, 5}};
+  const PhaseSet p = find_phases(names, samples, {});
+  ASSERT_EQ(p.phases.size(), 2u);
+  EXPECT_EQ(p.phases[0], "dgemm_");
+  EXPECT_EQ(p.phases[1], "fft_step");
+  EXPECT_NEAR(p.coverage, 0.85, 1e-12);
+  // With only unnamed code above the threshold there is no phase, and the
+  // error says how far the named functions got.
+  const std::vector<StackSample> mostly_unnamed = {{{0, 1}, 70}, {{0, 1, 2}, 30}};
+  try {
+    find_phases(names, mostly_unnamed, {});
+    FAIL() << "expected an error";
+  } catch (const perfcast::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("30.0%"), std::string::npos) << e.what();
+  }
+}

@@ -72,3 +72,16 @@ TEST(Profiler, NamesAreMadeReadable) {
   EXPECT_EQ(profile::readable_name("__solver_MOD_sweep"), "solver::sweep");
   EXPECT_EQ(profile::readable_name("heavy"), "heavy");
 }
+
+// Only MPI's own shared libraries are lumped as "[MPI internals]": a program
+// whose name says which MPI it was built for (miniMD_openmpi) keeps its
+// functions' names.
+TEST(Profiler, AProgramNamedAfterItsMpiIsNotMpiInternals) {
+  EXPECT_TRUE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/libmpi.so.40.30.4"));
+  EXPECT_TRUE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/libopen-pal.so.40.30.2"));
+  EXPECT_TRUE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_btl_vader.so"));
+  EXPECT_TRUE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/libmpich.so.12"));
+  EXPECT_FALSE(profile::is_mpi_library("/work/thirdparty/miniMD/ref/miniMD_openmpi"));
+  EXPECT_FALSE(profile::is_mpi_library("/opt/openmpi-apps/bin/solver"));
+  EXPECT_FALSE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/libblas.so.3"));
+}

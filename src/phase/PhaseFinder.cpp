@@ -15,6 +15,11 @@ bool is_mpi(const std::string& name) {
          name.rfind("pmpi_", 0) == 0;
 }
 
+/// The symbolizer's names for code it could not name ("[hpcc]" for a
+/// stripped binary, "[unknown]", "[MPI internals]"): each lumps many
+/// functions, so it is no phase, and its nesting says nothing.
+bool is_unnamed(const std::string& name) { return !name.empty() && name.front() == '['; }
+
 struct Totals {
   std::vector<double> inclusive, exclusive; // weights, by function id
   double total = 0;
@@ -62,12 +67,14 @@ PhaseSet find_phases(const std::vector<std::string>& names, const std::vector<St
   const Totals t = add_up(names.size(), samples);
   if (!(t.total > 0)) throw Error("the profile has no samples (expected a run long enough to be sampled)");
 
-  // Candidates: the program's functions above min_share, the run's spine left out.
+  // Candidates: the program's named functions above min_share, the run's
+  // spine left out.
   std::vector<int> cand;
   for (std::size_t f = 0; f < names.size(); ++f) {
     const double share = t.inclusive[f] / t.total;
     const double through_callees = (t.inclusive[f] - t.exclusive[f]) / t.total;
-    if (share >= rule.min_share && through_callees < rule.spine_share && !is_mpi(names[f]))
+    if (share >= rule.min_share && through_callees < rule.spine_share && !is_mpi(names[f]) &&
+        !is_unnamed(names[f]))
       cand.push_back(static_cast<int>(f));
   }
   std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {

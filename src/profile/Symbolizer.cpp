@@ -18,19 +18,24 @@ struct Mapping {
   std::string path;
 };
 
-bool is_mpi_library(const std::string& path) {
-  for (const char* part : {"libmpi", "openmpi", "libopen-", "mpich", "libpmix", "libucp", "libucs", "libuct",
-                           "libfabric", "libhwloc", "libevent"})
-    if (path.find(part) != std::string::npos) return true;
-  return false;
-}
-
 std::string base_name(const std::string& path) {
   const auto slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 } // namespace
+
+bool is_mpi_library(const std::string& path) {
+  // By the file name of a shared library, not by the whole path: a program
+  // named miniMD_openmpi is the program, not Open MPI.
+  const std::string base = base_name(path);
+  if (base.find(".so") == std::string::npos) return false;
+  for (const char* prefix : {"libmpi", "libopen-", "libmpich", "libpmix", "libucp", "libucs", "libuct", "libfabric",
+                             "libhwloc", "libevent", "libprrte", "libpmi"})
+    if (base.rfind(prefix, 0) == 0) return true;
+  // Open MPI's components (mca_btl_vader.so, ...) in its library directory.
+  return base.rfind("mca_", 0) == 0 && (path.find("/openmpi/") != std::string::npos || path.find("/mpich/") != std::string::npos);
+}
 
 std::string readable_name(const std::string& symbol) {
   if (symbol.rfind("_Z", 0) == 0) {

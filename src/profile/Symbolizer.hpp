@@ -34,6 +34,9 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
+/// Whether a mapped file is part of the MPI library (its code is lumped as "[MPI internals]").
+bool is_mpi_library(const std::string& path);
+
 /// A readable name: C++ demangled, gfortran's __mod_MOD_proc as mod::proc.
 std::string readable_name(const std::string& symbol);
 
