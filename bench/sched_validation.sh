@@ -22,16 +22,23 @@
 #   --exp K:RHO        also a run of K workers with exponential arrivals at utilisation RHO (default 100:0.8)
 #   --dir DIR          where workers write (default /var/tmp)
 #   --out CSV          measurements (default bench/data/sched_validation.csv)
+#   --quiet SHARE      most of the cores other processes may hold during a run before it is
+#                      repeated (default 0.03; measured from /proc/stat by mw_integral)
+#   --tries N          runs of a repetition at most, when others disturb it (default 4)
+#   --detail DIR       also keep each run's per-worker times (RUN-K-REP.csv) and the
+#                      prediction per process (RUN-K.json, its workload RUN-K.workload.json); bench/sched_process_times.py DIR
+#                      compares them
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
 machine="" ks="10 20 30 40 50 60 70 80 90 100" reps=3 steps=30000000 write_bytes=16777216 exp="100:0.8"
-dir=/var/tmp out=$root/bench/data/sched_validation.csv
+dir=/var/tmp out=$root/bench/data/sched_validation.csv detail="" quiet=0.03 tries=4
 command_line="bench/sched_validation.sh $*"
 while [ $# -gt 0 ]; do
   case $1 in
     --machine) machine=$2 ;; --ks) ks=$2 ;; --reps) reps=$2 ;; --steps) steps=$2 ;;
-    --write-bytes) write_bytes=$2 ;; --exp) exp=$2 ;; --dir) dir=$2 ;; --out) out=$2 ;;
+    --write-bytes) write_bytes=$2 ;; --exp) exp=$2 ;; --dir) dir=$2 ;; --out) out=$2 ;; --detail) detail=$2 ;;
+    --quiet) quiet=$2 ;; --tries) tries=$2 ;;
     *) echo "sched_validation.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -67,17 +74,35 @@ procs = [{"id": i, "arrival_s": times[i], "memory_mb": 1.048576,
 print(json.dumps({"format": "perfcast-workload", "version": 1, "processes": procs}))
 PY
 }
-predict() { # workload.json -> mean response
-  "$perfcast" schedule -p "$machine" -w "$1" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['response_s']['mean'])"
+predict() { # workload.json NAME -> mean response (the JSON kept as DETAIL/NAME.json)
+  "$perfcast" schedule -p "$machine" -w "$1" --json > "$work/p.json"
+  if [ -n "$detail" ]; then cp "$work/p.json" "$detail/$2.json"; cp "$1" "$detail/$2.workload.json"; fi
+  python3 -c "import json,sys; print(json.load(sys.stdin)['response_s']['mean'])" < "$work/p.json"
 }
-measure() { # K ARRIVALS_FILE|"" -> mean response of one run
-  local args=(run --workers "$1" --steps "$steps" --write-bytes "$write_bytes" --dir "$dir")
+measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share" of one run (per worker as DETAIL/NAME.csv)
+  # mw_integral reports the share of the cores other processes held during the
+  # run (from /proc/stat); a run they disturbed more than --quiet allows is
+  # repeated, up to --tries times, and the last one kept either way
+  local args=(run --workers "$1" --steps "$steps" --write-bytes "$write_bytes" --dir "$dir") others attempt
   [ -n "$2" ] && args+=(--arrivals "$2")
-  "$work/mw_integral" "${args[@]}" 2>/dev/null |
-    python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r))"
+  for attempt in $(seq 1 "$tries"); do
+    "$work/mw_integral" "${args[@]}" > "$work/m.csv" 2> "$work/m.err"
+    others=$(sed -n 's/^mw_integral: others \([0-9.e+-]*\) of the cores.*/\1/p' "$work/m.err")
+    if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$others" "$quiet"; then
+      break
+    fi
+    echo "$3: other processes held $others of the cores (more than $quiet), attempt $attempt of $tries" >&2
+  done
+  if [ -n "$detail" ]; then cp "$work/m.csv" "$detail/$3.csv"; fi
+  python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r), sys.argv[1])" "$others" < "$work/m.csv"
 }
 
 mkdir -p "$(dirname "$out")"
+if [ -n "$detail" ]; then
+  mkdir -p "$detail"
+  cp "$work/calibration.json" "$detail/calibration.json"
+  cp "$machine" "$detail/machine.json"
+fi
 {
   echo "# generator: perfcast bench/sched_validation.sh"
   echo "# command: $command_line"
@@ -85,15 +110,15 @@ mkdir -p "$(dirname "$out")"
   echo "# machine: $(python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]; print('speed', n['speed'], 'cores', n['cores'], 'disk_write', n.get('disk_write'), 'memory_slowdown', n.get('memory_slowdown'))" "$machine")"
   echo "# calibration: $(cat "$work/calibration.json")"
   echo "# steps $steps, write_bytes $write_bytes, dir $dir"
-  echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s"
+  echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
 } > "$work/out.csv"
 
 for k in $ks; do
   workload "$k" "" > "$work/w.json"
-  p=$(predict "$work/w.json")
+  p=$(predict "$work/w.json" "together-$k")
   for r in $(seq 1 "$reps"); do
-    m=$(measure "$k" "")
-    echo "together,$k,$r,$m,$p" | tee -a "$work/out.csv" >&2
+    read -r m others < <(measure "$k" "" "together-$k-$r")
+    echo "together,$k,$r,$m,$p,$others" | tee -a "$work/out.csv" >&2
   done
 done
 if [ -n "$exp" ]; then
@@ -111,10 +136,10 @@ for _ in range(int(sys.argv[4])):
     t += rng.expovariate(1 / gap)
 PY
   workload "$k" "$work/arrivals" > "$work/w.json"
-  p=$(predict "$work/w.json")
+  p=$(predict "$work/w.json" "exponential-rho$rho-$k")
   for r in $(seq 1 "$reps"); do
-    m=$(measure "$k" "$work/arrivals")
-    echo "exponential-rho$rho,$k,$r,$m,$p" | tee -a "$work/out.csv" >&2
+    read -r m others < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
+    echo "exponential-rho$rho,$k,$r,$m,$p,$others" | tee -a "$work/out.csv" >&2
   done
 fi
 cp "$work/out.csv" "$out"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The table of a sched_validation CSV: per run and worker count, the measured
-# mean response (mean of the repetitions, their spread) against the prediction.
+# mean response (mean of the repetitions, their spread) against the prediction,
+# and the largest share of the cores other processes held during a repetition.
 # usage: bench/sched_validation_table.sh CSV
 set -euo pipefail
 python3 - "$1" <<'PY'
@@ -9,7 +10,8 @@ rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswi
 groups = {}
 for r in rows:
     groups.setdefault((r["run"], int(r["workers"])), []).append(r)
-print(f"{'run':<22} {'K':>4} {'reps':>4} {'measured_s':>11} {'spread_s':>9} {'predicted_s':>11} {'error_%':>8}  target")
+print(f"{'run':<22} {'K':>4} {'reps':>4} {'measured_s':>11} {'spread_s':>11} {'predicted_s':>11} {'error_%':>8} "
+      f"{'others':>7}  target")
 errors = {}
 for (run, k), rs in groups.items():
     m = [float(r["measured_mean_response_s"]) for r in rs]
@@ -19,7 +21,9 @@ for (run, k), rs in groups.items():
     errors.setdefault(run, []).append(abs(err))
     target = 10 if run.startswith("exponential") else 5
     spread = f"{min(m):.3f}-{max(m):.3f}" if len(m) > 1 else "-"
-    print(f"{run:<22} {k:>4} {len(m):>4} {mean:>11.3f} {spread:>9} {p:>11.3f} {err:>+8.2f}  "
+    # the largest share of the cores other processes held during a repetition
+    others = max((float(r["others_share"]) for r in rs if r.get("others_share")), default=float("nan"))
+    print(f"{run:<22} {k:>4} {len(m):>4} {mean:>11.3f} {spread:>11} {p:>11.3f} {err:>+8.2f} {others:>7.3f}  "
           f"{'ok' if abs(err) <= target else 'MISSED'} (within {target}%)")
 for run, e in errors.items():
     target = "" if run.startswith("exponential") else f", target mean within 2%: {'ok' if statistics.fmean(e) <= 2 else 'MISSED'}"

@@ -8,7 +8,9 @@
  * K start within milliseconds on one machine.
  *
  * usage: mw_integral run --workers K --steps N --write-bytes B --dir D [--arrivals FILE]
- *          one CSV line per worker (id, arrival_s, finish_s, response_s) on stdout
+ *          one CSV line per worker on stdout: its arrival, fork, share received,
+ *          integration done, result received (seconds since the start), response,
+ *          CPU time of the integration and of the whole process
  *        mw_integral calibrate --steps N [--rounds R]
  *          the cost of one trapezium in the probe's unit (flop of the mix of eight
  *          multiply-add chains that perfcast probe times), measured by timing the
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,9 +35,13 @@ typedef struct {
   long write_bytes;
 } Share;
 
+/* 32 bytes, the paper's message size: the result and the worker's own clock
+ * readings (seconds since the master's start, inherited through fork) */
 typedef struct {
   double value;
-  double pad[3]; /* 32 bytes, the paper's message size */
+  double received_s;   /* its share arrived */
+  double integrated_s; /* the integration ended */
+  double cpu_s;        /* CPU time of the integration alone */
 } Result;
 
 static double now_s(void)
@@ -43,6 +50,9 @@ static double now_s(void)
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
+
+static double cpu_s(void);
+static double master_t0; /* the master's start, CLOCK_MONOTONIC; workers inherit it */
 
 static void die(const char *what)
 {
@@ -90,11 +100,38 @@ static void worker(int id, int in, int out, const char *dir)
   Share s;
   if (read(in, &s, sizeof s) != (ssize_t)sizeof s)
     die("worker read");
-  Result r = {integrate(s.a, s.b, s.steps), {0, 0, 0}};
+  Result r;
+  r.received_s = now_s() - master_t0;
+  double c0 = cpu_s();
+  r.value = integrate(s.a, s.b, s.steps);
+  r.cpu_s = cpu_s() - c0;
+  r.integrated_s = now_s() - master_t0;
   write_volume(dir, s.write_bytes, id);
   if (write(out, &r, sizeof r) != (ssize_t)sizeof r)
     die("worker write");
   _exit(0);
+}
+
+/* CPU seconds the whole machine spent busy since boot (/proc/stat: user, nice,
+ * system, irq, softirq, steal), to tell whether other processes ran beside the
+ * measurement */
+static double machine_busy_s(void)
+{
+  FILE *f = fopen("/proc/stat", "r");
+  unsigned long long v[8] = {0};
+  if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7]) != 8)
+    die("/proc/stat");
+  fclose(f);
+  return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double rusage_s(int who)
+{
+  struct rusage u;
+  getrusage(who, &u);
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_sec +
+         1e-6 * (double)u.ru_stime.tv_usec;
 }
 
 static int run(int k, long steps, long write_bytes, const char *dir, const char *arrivals_path)
@@ -103,6 +140,8 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
   double *started = calloc((size_t)k, sizeof(double)), *value = calloc((size_t)k, sizeof(double));
   struct pollfd *fds = calloc((size_t)k, sizeof(struct pollfd));
   pid_t *pids = calloc((size_t)k, sizeof(pid_t));
+  Result *results = calloc((size_t)k, sizeof(Result));
+  double *child_cpu = calloc((size_t)k, sizeof(double));
   if (arrivals_path) {
     FILE *f = fopen(arrivals_path, "r");
     if (!f)
@@ -114,7 +153,9 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
       }
     fclose(f);
   }
-  double t0 = now_s();
+  double busy0 = machine_busy_s(), own0 = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
+  master_t0 = now_s();
+  double t0 = master_t0;
   int next = 0, done = 0;
   while (done < k) {
     /* start every worker whose arrival time has come */
@@ -159,13 +200,24 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
         }
         finish[i] = now_s() - t0;
         value[i] = r.value;
+        results[i] = r;
         close(fds[i].fd);
         fds[i].fd = -1;
         done++;
       }
   }
-  for (int i = 0; i < k; i++)
-    waitpid(pids[i], NULL, 0);
+  for (int i = 0; i < k; i++) {
+    struct rusage usage;
+    if (wait4(pids[i], NULL, 0, &usage) < 0)
+      die("wait4");
+    child_cpu[i] = (double)usage.ru_utime.tv_sec + 1e-6 * (double)usage.ru_utime.tv_usec +
+                   (double)usage.ru_stime.tv_sec + 1e-6 * (double)usage.ru_stime.tv_usec;
+  }
+  double elapsed = now_s() - t0, cores = (double)sysconf(_SC_NPROCESSORS_ONLN);
+  double busy = machine_busy_s() - busy0, own = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN) - own0;
+  /* the share of the machine's cores that other processes held during the run */
+  fprintf(stderr, "mw_integral: others %.4f of the cores (machine busy %.2f s, this run %.2f s, %.2f s on %.0f cores)\n",
+          (busy - own) / (elapsed * cores), busy, own, elapsed, cores);
   double total = 0, mean = 0;
   for (int i = 0; i < k; i++) {
     total += value[i];
@@ -173,9 +225,13 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
   }
   /* the whole of [0, 1]: -2 cos x + e^x from 0 to 1 */
   double exact = -2 * cos(1.0) + exp(1.0) - (-2.0 + 1.0);
-  printf("worker,arrival_s,start_s,finish_s,response_s\n");
+  /* start_s: the master forks it; received_s, integrated_s: the worker's own
+   * clock; integrate_cpu_s: CPU time of the integration; cpu_s: the whole
+   * process's user and system time (wait4) */
+  printf("worker,arrival_s,start_s,received_s,integrated_s,finish_s,response_s,integrate_cpu_s,cpu_s\n");
   for (int i = 0; i < k; i++)
-    printf("%d,%.6f,%.6f,%.6f,%.6f\n", i, arrival[i], started[i], finish[i], finish[i] - started[i]);
+    printf("%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", i, arrival[i], started[i], results[i].received_s,
+           results[i].integrated_s, finish[i], finish[i] - started[i], results[i].cpu_s, child_cpu[i]);
   fprintf(stderr, "%d workers: mean response %.4f s; integral %.12f (exact %.12f)\n", k, mean, total, exact);
   if (fabs(total - exact) > 1e-6 * exact) {
     fprintf(stderr, "mw_integral: the workers' sum is wrong\n");

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Where the validation's prediction and measurement part, process by process.
+
+Reads a directory written by `bench/sched_validation.sh --detail DIR`: for each
+run RUN-K-REP.csv (mw_integral's per-worker clock readings) and RUN-K.json (the
+simulator's per-process results) it prints, for the workers in groups of the
+order they were started, the measured and predicted finish times, and then the
+parts of a worker's life measured on their own:
+  start-up   fork to share received (the workload has no stage for it)
+  cpu        CPU time of the integration alone, against the workload's demand
+  tail       integration done to result received (write, fdatasync, message)
+usage: bench/sched_process_times.py DIR [--groups N]
+"""
+import csv
+import glob
+import json
+import os
+import re
+import statistics
+import sys
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    d = sys.argv[1]
+    groups = int(sys.argv[sys.argv.index("--groups") + 1]) if "--groups" in sys.argv else 5
+    machine = json.load(open(os.path.join(d, "machine.json")))
+    node = machine["clusters"][0]["nodes"][0]
+    for path in sorted(glob.glob(os.path.join(d, "*-*-*.csv")), key=natural):
+        m = re.match(r"(.*)-(\d+)-(\d+)\.csv$", os.path.basename(path))
+        if not m:
+            continue
+        run, k, rep = m.group(1), int(m.group(2)), int(m.group(3))
+        pred_path = os.path.join(d, f"{run}-{k}.json")
+        workload_path = os.path.join(d, f"{run}-{k}.workload.json")
+        if not os.path.exists(pred_path):
+            continue
+        workers = list(csv.DictReader(open(path)))
+        pred = {p["id"]: p for p in json.load(open(pred_path))["per_process"]}
+        demand = cpu_demand_s(workload_path, node) if os.path.exists(workload_path) else None
+        report(run, k, rep, workers, pred, demand, groups)
+
+
+def natural(path):
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", path)]
+
+
+def cpu_demand_s(workload_path, node):
+    """Mean CPU seconds per process that the workload asks for, at the probed speed."""
+    w = json.load(open(workload_path))
+    per = [sum(s[1] for s in p["stages"] if s[0] == "cpu") / node["speed"] for p in w["processes"]]
+    return statistics.fmean(per)
+
+
+def f(row, key):
+    return float(row[key])
+
+
+def report(run, k, rep, workers, pred, demand, groups):
+    print(f"== {run}, K = {k}, repetition {rep}")
+    print(f"{'workers':>9} {'arrival':>8} {'meas_start':>10} {'meas_recv':>9} {'meas_integ':>10} {'meas_end':>9} "
+          f"{'pred_end':>9} {'meas_resp':>9} {'pred_resp':>9} {'cpu_s':>7}")
+    size = max(1, (k + groups - 1) // groups)
+    for g in range(0, k, size):
+        part = workers[g:g + size]
+        mean = lambda key: statistics.fmean(f(w, key) for w in part)
+        pend = statistics.fmean(pred[int(w["worker"])]["finish_s"] for w in part)
+        presp = statistics.fmean(pred[int(w["worker"])]["response_s"] for w in part)
+        print(f"{g:>4}-{g + len(part) - 1:<4} {mean('arrival_s'):>8.3f} {mean('start_s'):>10.3f} "
+              f"{mean('received_s'):>9.3f} {mean('integrated_s'):>10.3f} {mean('finish_s'):>9.3f} {pend:>9.3f} "
+              f"{mean('response_s'):>9.3f} {presp:>9.3f} {mean('integrate_cpu_s'):>7.4f}")
+    startup = [f(w, "received_s") - f(w, "start_s") for w in workers]
+    tail = [f(w, "finish_s") - f(w, "integrated_s") for w in workers]
+    cpu = [f(w, "integrate_cpu_s") for w in workers]
+    whole_cpu = [f(w, "cpu_s") for w in workers]
+    meas = statistics.fmean(f(w, "response_s") for w in workers)
+    predicted = statistics.fmean(p["response_s"] for p in pred.values())
+    print(f"start-up (fork to share received): mean {statistics.fmean(startup) * 1e3:.2f} ms, "
+          f"max {max(startup) * 1e3:.2f} ms")
+    print(f"tail (integration done to result received): mean {statistics.fmean(tail) * 1e3:.2f} ms, "
+          f"max {max(tail) * 1e3:.2f} ms")
+    line = f"integration CPU time: mean {statistics.fmean(cpu):.4f} s (sd {statistics.pstdev(cpu):.4f})"
+    if demand is not None:
+        line += f", the workload's demand {demand:.4f} s ({100 * (statistics.fmean(cpu) / demand - 1):+.1f}%)"
+    print(line)
+    print(f"whole worker CPU time (user + system): mean {statistics.fmean(whole_cpu):.4f} s")
+    # if the cores were shared perfectly, the last result comes when K integrations' CPU time is done on 2 cores
+    last = max(f(w, "finish_s") for w in workers)
+    print(f"last result at {last:.3f} s; sum of the workers' CPU time / 2 cores = {sum(whole_cpu) / 2:.3f} s")
+    print(f"mean response: measured {meas:.4f} s, predicted {predicted:.4f} s ({100 * (predicted / meas - 1):+.1f}%)")
+    print()
+
+
+if __name__ == "__main__":
+    main()
