@@ -49,10 +49,12 @@ TEST(ProbeCli, SmallProbeIsAPlatformThatScheduleReads)
     {"id": 0, "memory_mb": 1, "stages": [["cpu", 1e8], ["write", 1e6], ["message", 32]]}]})");
   auto s = test::run_perfcast("schedule -p " + out + " -w " + workload + " --json");
   ASSERT_EQ(s.status, 0) << s.output;
-  // alone: its cpu, its write and one message, each from the probed figures
+  // alone: its cpu, its write and one message (2o + l and its 32 bytes over
+  // the loopback link, a lone host's interface), each from the probed figures
+  double loopback_Bps = p.links()[static_cast<std::size_t>(p.route(0, 0).links.front())].bandwidth_Bps;
   double expect = 1e8 / h.speed_flops * (1 + std::max(0.0, h.memory_slowdown.linear_slope * 1 +
                                                               h.memory_slowdown.linear_intercept)) +
-                  1e6 / h.disk_write_Bps + 2 * h.message_overhead_s + h.message_latency_s;
+                  1e6 / h.disk_write_Bps + 2 * h.message_overhead_s + h.message_latency_s + 32 / loopback_Bps;
   EXPECT_NEAR(nlohmann::json::parse(s.output)["response_s"]["mean"].get<double>(), expect, 1e-9 * expect);
 }
 

@@ -133,11 +133,29 @@ std::vector<ProcessSpec> load_workload(const std::string& path)
   return parse_workload(read_file(path, "workload file"), path);
 }
 
+namespace {
+
+/// Bandwidth of the link a host's messages leave by: the first link of its
+/// route to the next host (a cluster's private link), or of its loopback
+/// route when it is alone; 0 when it has no route.
+double interface_bandwidth(const Platform& platform, int host)
+{
+  int n = static_cast<int>(platform.hosts().size());
+  int other = n > 1 ? (host + 1) % n : host;
+  if (!platform.has_route(host, other))
+    return 0;
+  Route r = platform.route(host, other);
+  return r.links.empty() ? 0 : platform.links()[static_cast<std::size_t>(r.links.front())].bandwidth_Bps;
+}
+
+} // namespace
+
 std::vector<ComputerSpec> computers_from_platform(const Platform& platform)
 {
   std::vector<ComputerSpec> out;
   for (const Host& h : platform.hosts()) {
     ComputerSpec c;
+    c.network_bytes_per_s = interface_bandwidth(platform, static_cast<int>(out.size()));
     c.model.name = h.name;
     c.model.instructions_per_s = h.speed_flops;
     c.model.main_memory_mb = h.memory_bytes / 1e6;

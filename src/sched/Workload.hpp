@@ -23,7 +23,8 @@ std::vector<ProcessSpec> load_workload(const std::string& path);
 std::vector<ProcessSpec> parse_workload(const std::string& text, const std::string& path);
 
 /// Every host of the platform as a computer (speed per core as instructions
-/// per second, memory, disks, message costs and memory slowdown).
+/// per second, memory, disks, message costs, memory slowdown, and as network
+/// interface the first link of its route to the next host, or its loopback when alone).
 std::vector<ComputerSpec> computers_from_platform(const Platform& platform);
 
 /// Checks that the computers can run the workload at all: a disk figure for
