@@ -9,13 +9,28 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# each run also records the share of the cores other processes held while it
+# ran (/proc/stat's busy time less the probe's own CPU time): two runs that
+# disagree while others were busy say nothing about the probe
 for run in 1 2; do
   echo "probe run $run: perfcast probe $*" >&2
-  "$perfcast" probe -o "$work/m$run.json" --json "$@" > "$work/f$run.json"
+  python3 - "$work/others$run" "$perfcast" probe -o "$work/m$run.json" --json "$@" > "$work/f$run.json" <<'PY'
+import os, resource, subprocess, sys, time
+def busy():
+    v = [int(x) for x in open("/proc/stat").readline().split()[1:9]]
+    return (v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / os.sysconf("SC_CLK_TCK")
+b0, t0 = busy(), time.monotonic()
+subprocess.run(sys.argv[2:], check=True)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+others = (busy() - b0 - u.ru_utime - u.ru_stime) / ((time.monotonic() - t0) * os.cpu_count())
+open(sys.argv[1], "w").write(f"{others:.4f}\n")
+PY
 done
-python3 - "$work/f1.json" "$work/f2.json" <<'PY'
+python3 - "$work/f1.json" "$work/f2.json" "$work/others1" "$work/others2" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
+others = [float(open(p).read()) for p in sys.argv[3:5]]
+print(f"other processes held {others[0]:.3f} and {others[1]:.3f} of the cores during runs 1 and 2")
 def figures(f):
     out = {"cpu rate": f["cpu"]["rate_per_s"]}
     for key in ("write_buffered_Bps", "read_buffered_Bps", "write_direct_Bps", "read_direct_Bps"):

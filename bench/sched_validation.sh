@@ -109,6 +109,11 @@ fi
   echo "# date: $(date -u +%FT%TZ), host $(hostname), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# machine: $(python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]; print('speed', n['speed'], 'cores', n['cores'], 'disk_write', n.get('disk_write'), 'memory_slowdown', n.get('memory_slowdown'))" "$machine")"
   echo "# calibration: $(cat "$work/calibration.json")"
+  # the probe and the calibration time the same mix in CPU time: when they
+  # differ by more than a few percent the machine's speed moved between them
+  # (other processes, or the host under a virtual machine), and the prediction
+  # inherits the difference
+  echo "# speed check: $(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed']; c=json.load(open(sys.argv[2]))['mix_flop_per_s']; print(f'probe {s:.4g} flop/s, calibration mix {c:.4g} flop/s ({100*(c/s-1):+.1f}%)')" "$machine" "$work/calibration.json")"
   echo "# steps $steps, write_bytes $write_bytes, dir $dir"
   echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
 } > "$work/out.csv"
