@@ -1,22 +1,27 @@
 #!/bin/bash
 # Overhead and share stability of perfcast's sampling profiler
 # (tools/profiler, docs/phases.md) on a real MPI code, miniFE with 2
-# processes: PAIRS alternating pairs of a plain run and a profiled run
-# (perfcast phases measure, default clock and 1000 Hz); the overhead is the
-# median of the pairs' time ratios (target: under 2%). Each profiled run's
-# top functions (inclusive share of the run per rank) are compared across
-# the repetitions: the spread (max - min, in points) of each share.
+# processes. PAIRS alternating pairs of a plain run and a profiled run (the
+# library preloaded as perfcast phases run does: ranks only, own clock,
+# 1000 Hz); each run's CPU time (user + system of mpirun and the ranks,
+# /usr/bin/time) and wall time. The overhead is the median of the pairs'
+# ratios (target: under 2%); CPU time is the figure, since on a shared
+# machine other jobs change the wall time of a run but hardly its CPU time.
+# Then REPEATS profiled runs through perfcast phases measure: the spread
+# (max - min, in points) of each top function's share of the run.
 # Takes the machine-wide heavy lock when /work/heavy.lock exists.
-#   bench/profiler_overhead.sh PATH/miniFE.x [PAIRS=7] [NX=70]
+#   bench/profiler_overhead.sh PATH/miniFE.x [PAIRS=7] [NX=60] [REPEATS=5]
 set -euo pipefail
-exe=${1:?usage: bench/profiler_overhead.sh PATH/miniFE.x [PAIRS] [NX]}
+exe=${1:?usage: bench/profiler_overhead.sh PATH/miniFE.x [PAIRS] [NX] [REPEATS]}
 pairs=${2:-7}
-nx=${3:-70}
+nx=${3:-60}
+repeats=${4:-5}
 [ -x "$exe" ] || { echo "profiler_overhead: $exe is not an executable (build miniFE first, docs/phases.md)" >&2; exit 2; }
 exe=$(cd "$(dirname "$exe")" && pwd)/$(basename "$exe")
 here=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$here/build/perfcast}
-[ -x "$perfcast" ] || { echo "profiler_overhead: $perfcast not built" >&2; exit 2; }
+lib=${PERFCAST_PROFILER_LIB:-$here/build/libperfcast_profiler.so}
+[ -x "$perfcast" ] && [ -f "$lib" ] || { echo "profiler_overhead: $perfcast or $lib not built" >&2; exit 2; }
 if [ -e /work/heavy.lock ] && [ -z "${PROFILER_OVERHEAD_LOCKED:-}" ]; then
   PROFILER_OVERHEAD_LOCKED=1 exec flock /work/heavy.lock "$0" "$@"
 fi
@@ -24,41 +29,51 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-echo "load: $(uptime)"
-cmd=(mpirun -np 2 --bind-to core "$exe" -nx {size} -ny {size} -nz {size})
-plain=(mpirun -np 2 --bind-to core "$exe" -nx "$nx" -ny "$nx" -nz "$nx")
-"${plain[@]}" > /dev/null # warm-up (page cache, Open MPI's first start)
+echo "load before: $(uptime)"
+run=(mpirun -np 2 --bind-to core "$exe" -nx "$nx" -ny "$nx" -nz "$nx")
+timed() { # LABEL command...: appends "LABEL wall cpu" to times.txt
+  local label=$1
+  shift
+  /usr/bin/time -f "%e %U %S" -o "$work/t" "$@" > /dev/null 2>&1
+  read -r e u s < "$work/t"
+  echo "$label $e $(echo "$u + $s" | bc -l)" >> "$work/times.txt"
+}
+"${run[@]}" > /dev/null 2>&1 # warm-up (page cache, Open MPI's first start)
 for i in $(seq 1 "$pairs"); do
-  t0=$(date +%s.%N)
-  nice "${plain[@]}" > /dev/null
-  t1=$(date +%s.%N)
-  nice "$perfcast" phases measure -o "$work/p$i" --size "$nx" -- "${cmd[@]}" > /dev/null 2>&1
-  echo "$i $(echo "$t1 - $t0" | bc -l)" >> "$work/plain.txt"
+  timed plain nice "${run[@]}"
+  rm -rf "$work/raw" && mkdir "$work/raw"
+  timed profiled nice env LD_PRELOAD="$lib" PERFCAST_PROFILE_DIR="$work/raw" PERFCAST_PROFILE_RANKS_ONLY=1 "${run[@]}"
 done
-echo "load: $(uptime)"
-python3 - "$work" "$pairs" <<'PY'
+for i in $(seq 1 "$repeats"); do
+  nice "$perfcast" phases measure -o "$work/p$i" --size "$nx" -- mpirun -np 2 --bind-to core "$exe" \
+    -nx {size} -ny {size} -nz {size} > /dev/null 2>&1
+done
+echo "load after: $(uptime)"
+python3 - "$work" "$repeats" <<'PY'
 import glob, json, os, statistics, sys
-work, pairs = sys.argv[1], int(sys.argv[2])
-plain = [float(l.split()[1]) for l in open(os.path.join(work, "plain.txt"))]
-prof, shares = [], []
-for i in range(1, pairs + 1):
+work, repeats = sys.argv[1], int(sys.argv[2])
+rows = [l.split() for l in open(os.path.join(work, "times.txt"))]
+plain = [(float(r[1]), float(r[2])) for r in rows if r[0] == "plain"]
+prof = [(float(r[1]), float(r[2])) for r in rows if r[0] == "profiled"]
+print("pair  plain wall/cpu s   profiled wall/cpu s   cpu ratio")
+for k, (q, p) in enumerate(zip(plain, prof), 1):
+    print(f"{k:4d} {q[0]:8.2f} {q[1]:8.2f}   {p[0]:8.2f} {p[1]:8.2f}   {p[1] / q[1]:6.3f}")
+cpu = statistics.median(p[1] / q[1] for q, p in zip(plain, prof)) - 1
+wall = statistics.median(p[0] / q[0] for q, p in zip(plain, prof)) - 1
+print(f"profiler overhead, CPU time (median of {len(plain)} pair ratios): {100 * cpu:+.2f}% (target: under 2%)")
+print(f"profiler overhead, wall time (median of {len(plain)} pair ratios): {100 * wall:+.2f}%")
+shares = []
+for i in range(1, repeats + 1):
     log = json.load(open(os.path.join(work, f"p{i}", "phases.json")))
-    prof.append(log["sizes"][0]["wall_s"])
-    run = {}
     ranks = glob.glob(os.path.join(work, f"p{i}", log["sizes"][0]["dir"], "rank-*.functions.json"))
+    run = {}
     for f in ranks:
         j = json.load(open(f))
         for fn in j["functions"]:
             run[fn["name"]] = run.get(fn["name"], 0) + fn["inclusive_s"] / j["seconds"] / len(ranks)
     shares.append(run)
-ratios = [p / q for p, q in zip(prof, plain)]
-print("pair  plain_s  profiled_s  ratio")
-for k, (q, p, r) in enumerate(zip(plain, prof, ratios), 1):
-    print(f"{k:4d} {q:8.3f} {p:11.3f} {r:6.3f}")
-over = statistics.median(ratios) - 1
-print(f"profiler overhead (median of {pairs} pair ratios): {100 * over:+.2f}% (target: under 2%)")
 top = sorted(shares[0], key=lambda n: -shares[0][n])[:12]
-print("share of the run per rank over the repetitions (inclusive): function, mean, min, max, spread in points")
+print(f"inclusive share of the run per rank over {repeats} profiled runs: mean, min, max, spread in points")
 for n in top:
     v = [s.get(n, 0) for s in shares]
     print(f"  {n[:60]:60s} {100 * statistics.mean(v):6.2f}% {100 * min(v):6.2f}% {100 * max(v):6.2f}% "
