@@ -145,3 +145,26 @@ TEST(PhasesCli, MeasuredTargetGivesErrorsPerPhaseAndOverall) {
   EXPECT_NE(nosize.status, 0);
   EXPECT_NE(nosize.output.find("{size}"), std::string::npos) << nosize.output;
 }
+
+TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
+  test::TempDir dir;
+  const std::string out = dir.path() + "/runs";
+  // A tolerance of 0: sampled shares never agree exactly, so two sizes cannot converge.
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --tolerance 0 --max-sizes 2 -- {} {{size}}",
+                                          out, PERFCAST_PHASES_APP));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("did not converge over 2 sizes"), std::string::npos) << r.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
+  ASSERT_EQ(log["sizes"].size(), 2u);
+  EXPECT_EQ(log["converged_at"], 0);
+  for (const auto& s : log["sizes"]) {
+    bool profile = false;
+    for (const auto& e : std::filesystem::directory_iterator(out + "/" + s["dir"].get<std::string>()))
+      profile = profile || e.path().string().find(".functions.json") != std::string::npos;
+    EXPECT_TRUE(profile) << s.dump();
+  }
+  // predict on it says what is missing.
+  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {}", out, power_database(dir)));
+  EXPECT_NE(p.status, 0);
+  EXPECT_NE(p.output.find("0 size(s) after convergence"), std::string::npos) << p.output;
+}
