@@ -9,13 +9,17 @@
  *   x 5 in the front      a band G/8 wide whose column moves from the left edge
  *                         to the right one over the run (a flame or shock front).
  * Halos are exchanged with the four neighbours (non-blocking), the residual is
- * summed with MPI_Allreduce, and every iteration ends with MPI_Migrate(), the
- * point where AMPI may move the rank (perfcast_ampi.h: a no-op in plain MPI,
- * a migration point under `perfcast trace`).
+ * summed with MPI_Allreduce, and every `period`-th iteration ends with
+ * AMPI_Migrate(AMPI_INFO_LB_SYNC), the point where AMPI balances and may move
+ * the rank (perfcast_ampi.h: a no-op in plain MPI, a migration point under
+ * `perfcast trace`). Trace with period 1 and let `perfcast lb replay --period K`
+ * balance at every K-th point; under AMPI, period K balances as often.
  *
- * usage: imbalance2d [iterations=100] [G=256] [base=200]
+ * usage: imbalance2d [iterations=100] [G=256] [base=200] [period=1]   (period 0: never)
  * The same G at any rank count is the same problem: traces recorded at 64 and
- * 16 ranks describe the same work in finer and coarser pieces. */
+ * 16 ranks describe the same work in finer and coarser pieces. Rank 0 prints
+ * the wall time of the iteration loop, between two barriers (start-up and
+ * shutdown excluded). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,8 +58,14 @@ int main(int argc, char **argv)
   int iterations = argc > 1 ? atoi(argv[1]) : 100;
   int g = argc > 2 ? atoi(argv[2]) : 256;
   int base = argc > 3 ? atoi(argv[3]) : 200;
+  int period = argc > 4 ? atoi(argv[4]) : 1;
   int py, px;
   grid_dims(size, &py, &px);
+  if (period < 0) {
+    if (rank == 0)
+      fprintf(stderr, "imbalance2d: period %d: expected 0 (never balance) or more\n", period);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   if (iterations < 1 || g % px != 0 || g % py != 0 || base < 1) {
     if (rank == 0)
       fprintf(stderr, "imbalance2d: %d ranks (%d x %d) do not split a %d x %d domain evenly\n", size, py, px, g, g);
@@ -79,6 +89,8 @@ int main(int argc, char **argv)
       u[j * w + i] = v[j * w + i] = 1.0 + 1e-3 * ((x0 + i) % 7) + 1e-4 * ((y0 + j) % 5);
 
   double residual = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  double start = MPI_Wtime();
   for (int it = 0; it < iterations; it++) {
     /* halos: north and south rows, west and east columns */
     int peer[4] = {north, south, west, east}, len[4] = {nx, nx, ny, ny};
@@ -127,10 +139,14 @@ int main(int argc, char **argv)
     u = v;
     v = t;
     MPI_Allreduce(&local, &residual, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    MPI_Migrate();
+    if (period > 0 && (it + 1) % period == 0)
+      AMPI_Migrate(AMPI_INFO_LB_SYNC);
   }
+  MPI_Barrier(MPI_COMM_WORLD);
+  double loop_s = MPI_Wtime() - start;
   if (rank == 0)
-    printf("imbalance2d: %d ranks (%d x %d), %d iterations, residual %.6e\n", size, py, px, iterations, residual);
+    printf("imbalance2d: %d ranks (%d x %d), %d iterations, residual %.6e, loop %.6f s\n", size, py, px, iterations,
+           residual, loop_s);
   free(u);
   free(v);
   free(out);

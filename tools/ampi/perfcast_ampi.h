@@ -10,7 +10,9 @@
  * Link with -lperfcast_ampi (libperfcast_ampi.so, installed beside the
  * tracer): there the calls do nothing; `perfcast trace` preloads the tracer,
  * whose definitions come first and write a migration point into the trace.
- * Under AMPI (ampicc) this header defines nothing: AMPI's own mpi.h has them. */
+ * Under AMPI (ampicc; its mpi.h defines AMPI) AMPI's own AMPI_Migrate is used;
+ * AMPI 6.7 and later no longer have MPI_Migrate(), so there it becomes
+ * AMPI_Migrate(AMPI_INFO_LB_SYNC), a synchronous balancing step as before. */
 #ifndef PERFCAST_AMPI_H
 #define PERFCAST_AMPI_H
 
@@ -34,6 +36,8 @@ int MPI_Migrate(void);
 #ifdef __cplusplus
 }
 #endif
+#elif defined(AMPI_INFO_LB_SYNC) && !defined(MPI_Migrate)
+#define MPI_Migrate() AMPI_Migrate(AMPI_INFO_LB_SYNC)
 #endif
 
 #endif
