@@ -61,6 +61,22 @@ TEST(LbReplayCli, JsonComparesWithAndWithoutBalancing)
   EXPECT_EQ(j["cores"], 2);
 }
 
+TEST(LbReplayCli, VpStackAddsToEveryMigration)
+{
+  // As above with a 0.25 MiB stack: the one migration carries 1250000 +
+  // 262144 = 1512144 bytes, 100e-6 + 1512144 / 1.25e8 = 0.01219715 s.
+  LbReplayFiles f;
+  auto r = f.run("--cores 2 --mapping round-robin --net loggp --balancer greedy --period 1 --vp-stack 0.25MiB --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["bytes_migrated"], 1512144);
+  EXPECT_NEAR(j["balancing_s"].get<double>(), 100e-6 + 1512144 / 1.25e8, 1e-12);
+  EXPECT_DOUBLE_EQ(j["makespan_without_balancing_s"].get<double>(), 3.2);
+  auto bad = f.run("--cores 2 --vp-stack lots");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("--vp-stack lots: expected a size in bytes"), std::string::npos) << bad.output;
+}
+
 TEST(LbReplayCli, TableShowsMakespansAndMigrations)
 {
   LbReplayFiles f;

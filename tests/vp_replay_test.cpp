@@ -21,6 +21,7 @@ const char* kCluster = R"(<platform version="4.1">
 struct VpFixture {
   test::TempDir dir;
   Platform platform = parse_simgrid_platform(kCluster, "c.xml");
+  std::uint64_t stack_bytes = 0; ///< VpOptions::stack_bytes of every replay
 
   TraceIndex trace(const std::vector<std::string>& ranks)
   {
@@ -41,6 +42,7 @@ struct VpFixture {
     options.replay.network = network;
     options.core_of_vp = mapping;
     options.period = period;
+    options.stack_bytes = stack_bytes;
     options.balancer = lb::balancer_function(lb::parse_balancer_spec(balancer));
     return replay_over_decomposed(t, platform, place_by_policy(platform, "round-robin", cores), options);
   }
@@ -178,6 +180,24 @@ TEST(VpReplay, OneMigrationCostsLatencyPlusBytesOverBandwidth)
   EXPECT_DOUBLE_EQ(r.iteration_loads[0][1], 0.5);
   EXPECT_DOUBLE_EQ(r.iteration_loads[1][0], 1.0);
   EXPECT_DOUBLE_EQ(r.iteration_loads[1][1], 1.1);
+}
+
+TEST(VpReplay, AMigrationCarriesTheVpStackBesidesItsHeap)
+{
+  // As OneMigrationCostsLatencyPlusBytesOverBandwidth, but every VP also has
+  // a 250 kB thread stack (AMPI packs it with the heap): VP2 sends
+  // 1.25e6 + 2.5e5 = 1.5e6 bytes, 100e-6 + 1.5e6 / 1.25e8 = 0.0121 s, so the
+  // step ends at 1.6121 and core 1's 1.1 s of iteration 2 end at 2.7121.
+  VpFixture f;
+  f.stack_bytes = 250000;
+  auto r = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 1, "greedy", "loggp");
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_DOUBLE_EQ(r.steps[0].end_s - r.steps[0].start_s, 100e-6 + 1.5e6 / 1.25e8);
+  EXPECT_EQ(r.steps[0].bytes, 1500000u);
+  EXPECT_DOUBLE_EQ(r.replay.makespan_s, 2.7121);
+  // without balancing nothing moves, so the stack costs nothing
+  auto plain = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 0, "greedy", "loggp");
+  EXPECT_EQ(plain.migrations(), 0u);
 }
 
 TEST(VpReplay, WithoutBalancingAVpKeepsItsCoreAcrossMigrationPoints)

@@ -27,6 +27,9 @@ struct VpOptions {
   /// The strategy of a balancing step (lb::balancer_function); needed when period > 0.
   std::function<lb::LbDecision(const lb::LbProblem&)> balancer;
   bool use_pe_speed = false;   ///< let the balancer scale loads by core speed (Charm++'s +LBTestPESpeed)
+  /// Bytes a migrating VP carries besides its traced heap: AMPI packs each rank's whole
+  /// user-level thread stack (+tcharm_stacksize, 1 MiB by default), which no trace records.
+  std::uint64_t stack_bytes = 0;
   bool record_core_timeline = false; ///< fill VpReport::core_timeline
 };
 

@@ -150,9 +150,10 @@ void ReplayEngine::balance()
     rank.core = to;
     rank.host = cores_[static_cast<std::size_t>(to)].host;
     ++step.migrations;
-    step.bytes += rank.migrate_bytes;
-    // the VP's memory travels alone: no MPI envelope
-    std::uint32_t flow = net_->start(from_host, rank.host, static_cast<double>(rank.migrate_bytes), now_);
+    std::uint64_t payload = rank.migrate_bytes + vp_->stack_bytes;
+    step.bytes += payload;
+    // the VP's memory (heap and thread stack) travels alone: no MPI envelope
+    std::uint32_t flow = net_->start(from_host, rank.host, static_cast<double>(payload), now_);
     if (flow >= transfers_.size())
       transfers_.resize(flow + 1);
     transfers_[flow] = {kNone, kNone};

@@ -4,6 +4,7 @@
 
 #include "core/Error.hpp"
 #include "core/OutputFile.hpp"
+#include "core/Units.hpp"
 #include "lb/BalancerFunction.hpp"
 #include "net/NetworkModel.hpp"
 #include "platform/Placement.hpp"
@@ -34,6 +35,7 @@ struct LbReplayArgs {
   std::string network = "smpi";
   std::string heatmap;
   std::string load_curve;
+  std::string vp_stack = "0";
   bool use_pe_speed = false;
   bool json = false;
   bool force = false;
@@ -59,6 +61,10 @@ int run_lb_replay(const LbReplayArgs& a)
   options.replay.network = a.network;
   options.period = a.period;
   options.use_pe_speed = a.use_pe_speed;
+  std::optional<double> stack = parse_bytes(a.vp_stack);
+  if (!stack || *stack < 0 || *stack > 1e15)
+    throw Error(fmt::format("--vp-stack {}: expected a size in bytes such as 1MiB or 65536", a.vp_stack));
+  options.stack_bytes = static_cast<std::uint64_t>(*stack);
   std::optional<OutputTarget> heatmap, curve;
   if (!a.heatmap.empty())
     heatmap = check_output(a.heatmap, "heatmap", a.force);
@@ -122,6 +128,8 @@ void add_lb_replay_command(CLI::App& lb, std::vector<Command>& out)
       ->capture_default_str();
   rp->add_option("--net", a->network, "network model: smpi or loggp")->capture_default_str();
   rp->add_flag("--use-pe-speed", a->use_pe_speed, "let the balancer scale loads by core speed (+LBTestPESpeed)");
+  rp->add_option("--vp-stack", a->vp_stack, "bytes every migration carries besides the traced heap (AMPI: 1MiB)")
+      ->capture_default_str();
   rp->add_option("--heatmap", a->heatmap, "write the per-core load per iteration as an SVG heatmap");
   rp->add_option("--load-curve", a->load_curve, "write the average core load over time as an SVG curve");
   rp->add_flag("--force", a->force, "replace output files that perfcast did not write");
