@@ -17,7 +17,7 @@
 #              e.g. /work/charm/netlrts-linux-x86_64; refused when absent
 # env: ITERATIONS=100 SIZE=256 BASE=400 (the program's input), PES=2, REPS=2,
 #      CONFIGS=FILE (lines "VPS BALANCER PERIOD", '#' comments; default: the
-#      study's 26), RUNS=FILE (a CSV of measured runs to reuse instead of
+#      study's 24), RUNS=FILE (a CSV of measured runs to reuse instead of
 #      running AMPI again), CSV=FILE (write the measured runs there),
 #      LOCK=FILE (run each heavy piece under `flock FILE`), BUILD=DIR,
 #      STAGE=runs (stop after the real runs), KEEP=DIR (keep the traces, the
