@@ -3,11 +3,14 @@
 #include "Command.hpp"
 
 #include "comm/CommRun.hpp"
+#include "comm/Synth.hpp"
 #include "core/Error.hpp"
 #include "core/Units.hpp"
 #include "qn/Study.hpp"
 
 #include <cmath>
+#include <filesystem>
+#include <regex>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
@@ -69,6 +72,38 @@ int run_comm_report(const std::string& dir, bool json)
   return 0;
 }
 
+struct CommSynthArgs {
+  std::string dir;
+  int procs = 0;
+  double flops_per_value = 0;
+  std::string output;
+  bool force = false;
+};
+
+int run_comm_synth(const CommSynthArgs& a)
+{
+  namespace fs = std::filesystem;
+  if (fs::exists(a.output)) {
+    if (!fs::is_directory(a.output))
+      throw Error(fmt::format("{}: exists and is not a directory (expected a trace directory)", a.output));
+    static const std::regex ours(R"(trace\.txt|rank-[0-9]+\.txt)");
+    for (const auto& entry : fs::directory_iterator(a.output))
+      if (!a.force && !std::regex_match(entry.path().filename().string(), ours))
+        throw Error(fmt::format("{}: holds '{}', which a trace does not (expected a new or trace directory, or "
+                                "--force)",
+                                a.output, entry.path().filename().string()));
+  }
+  comm::ValueGraph graph = comm::read_value_graph(a.dir + "/values.graph");
+  comm::SynthOptions o;
+  o.procs = a.procs;
+  o.flops_per_value = a.flops_per_value;
+  o.output = a.output;
+  comm::write_synthetic_trace(graph, o);
+  std::cout << fmt::format("wrote {}/trace.txt: {} processes, {} region calls\n", a.output, a.procs,
+                           graph.iterations());
+  return 0;
+}
+
 } // namespace
 
 void add_comm_commands(CLI::App& app, std::vector<Command>& out)
@@ -93,6 +128,17 @@ void add_comm_commands(CLI::App& app, std::vector<Command>& out)
   report->add_option("dir", *dir, "directory written by perfcast comm run")->required();
   report->add_flag("--json", *json, "print comm.json");
   out.push_back({report, [dir, json] { return run_comm_report(*dir, *json); }});
+  auto sy = std::make_shared<CommSynthArgs>();
+  auto* synth = comm->add_subcommand("synth", "write the time-independent trace of the MPI version predicted by a "
+                                              "perfcast comm run directory, for perfcast replay");
+  synth->add_option("dir", sy->dir, "directory written by perfcast comm run")->required();
+  synth->add_option("--procs", sy->procs, "processes of the predicted MPI run")->required();
+  synth->add_option("--flops-per-value", sy->flops_per_value,
+                    "compute cost of one value computed in the region (flops)")
+      ->required();
+  synth->add_option("-o,--output", sy->output, "trace directory (trace.txt and rank-N.txt)")->required();
+  synth->add_flag("--force", sy->force, "write into a directory holding files a trace does not");
+  out.push_back({synth, [sy] { return run_comm_synth(*sy); }});
 }
 
 } // namespace perfcast::cli
