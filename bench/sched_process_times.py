@@ -9,7 +9,11 @@ parts of a worker's life measured on their own:
   start-up   fork to share received (the workload has no stage for it)
   cpu        CPU time of the integration alone, against the workload's demand
   tail       integration done to result received (write, fdatasync, message)
-usage: bench/sched_process_times.py DIR [--groups N]
+and, as a diagnosis of the model apart from the workload, the simulator's mean
+response when each worker's CPU demand is its own measured integration CPU
+time, and when every worker gets their mean (this is not a prediction: it
+uses the run's measurements).
+usage: bench/sched_process_times.py DIR [--groups N]   (PERFCAST: the perfcast binary)
 """
 import csv
 import glob
@@ -17,7 +21,9 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 
 
 def main():
@@ -40,6 +46,31 @@ def main():
         pred = {p["id"]: p for p in json.load(open(pred_path))["per_process"]}
         demand = cpu_demand_s(workload_path, node) if os.path.exists(workload_path) else None
         report(run, k, rep, workers, pred, demand, groups)
+        if os.path.exists(workload_path):
+            given_measured_demands(os.path.join(d, "machine.json"), workload_path, workers, node)
+
+
+def given_measured_demands(machine_path, workload_path, workers, node):
+    """The simulator's mean response with each worker's measured CPU time as its demand, and with their mean."""
+    perfcast = os.environ.get("PERFCAST", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build", "perfcast"))
+    w = json.load(open(workload_path))
+    own = [f(x, "integrate_cpu_s") for x in workers]
+    meas = statistics.fmean(f(x, "response_s") for x in workers)
+    out = []
+    for demands in (own, [statistics.fmean(own)] * len(own)):
+        for p, c in zip(w["processes"], demands):
+            for stage in p["stages"]:
+                if stage[0] == "cpu":
+                    stage[1] = c * node["speed"]
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as t:
+            json.dump(w, t)
+            t.flush()
+            r = subprocess.run([perfcast, "schedule", "-p", machine_path, "-w", t.name, "--json"], capture_output=True,
+                               text=True, check=True)
+        out.append(json.loads(r.stdout)["response_s"]["mean"])
+    print(f"given each worker's measured CPU time: {out[0]:.4f} s ({100 * (out[0] / meas - 1):+.1f}%); "
+          f"every worker their mean: {out[1]:.4f} s ({100 * (out[1] / meas - 1):+.1f}%)")
+    print()
 
 
 def natural(path):
@@ -89,7 +120,6 @@ def report(run, k, rep, workers, pred, demand, groups):
     last = max(f(w, "finish_s") for w in workers)
     print(f"last result at {last:.3f} s; sum of the workers' CPU time / 2 cores = {sum(whole_cpu) / 2:.3f} s")
     print(f"mean response: measured {meas:.4f} s, predicted {predicted:.4f} s ({100 * (predicted / meas - 1):+.1f}%)")
-    print()
 
 
 if __name__ == "__main__":
