@@ -224,3 +224,27 @@ TEST(Mva, LoadDependentFormsOfTheOtherKinds)
   bad.stations[0].rates = {1, 0};
   EXPECT_THROW(solve_mva(bad, 3), Error);
 }
+
+TEST(Mva, OverlapCountsTwoStationsServingTogetherOnce)
+{
+  // a transfer holding a send queue (D1) and a receive queue (D2) at once:
+  // alone (N = 1) a cycle lasts D1 + D2 - overlap = max(D1, D2); crowded, the
+  // slower queue still bounds the throughput at 1 / max(D1, D2)
+  const double D1 = 0.3, D2 = 0.5;
+  ClosedNetwork net{{{"out", StationKind::Queue, D1, 1}, {"in", StationKind::Queue, D2, 1}}, 0};
+  net.overlap_s = std::min(D1, D2);
+  EXPECT_NEAR(solve_mva(net, 1).throughput, 1 / D2, 1e-12);
+  EXPECT_NEAR(solve_mva(net, 1).response_s, D2, 1e-12);
+  EXPECT_NEAR(solve_mva_approximate(net, 1).throughput, 1 / D2, 1e-9);
+  for (int N : {20, 200}) {
+    double x = solve_mva(net, N).throughput;
+    EXPECT_LE(x, 1 / D2 * (1 + 1e-9)) << N;
+    EXPECT_NEAR(x, 1 / D2, 0.02 / D2) << N;
+    EXPECT_NEAR(solve_mva_approximate(net, N).throughput, x, 0.02 * x) << N;
+  }
+  // more overlap than the smaller of two queues' demand would make a cycle shorter than its longest service
+  net.overlap_s = 0.45;
+  EXPECT_THROW(solve_mva(net, 2), Error);
+  net.overlap_s = -0.1;
+  EXPECT_THROW(solve_mva_approximate(net, 2), Error);
+}

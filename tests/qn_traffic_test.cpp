@@ -159,3 +159,56 @@ TEST(QnTraffic, ReplayGivesTheBusiestReceiversShare)
   EXPECT_DOUBLE_EQ(runs[0].hot_receive_share, 0.6);
   EXPECT_DOUBLE_EQ(runs[0].message_bytes, 500.0 / 6);
 }
+
+TEST(QnTraffic, DuplexTransferHoldsBothLinksOnce)
+{
+  // rank 0 and rank 1 on two hosts: the send queues' demands add up to one
+  // transfer per cycle (1/2 s_net at each host), and so do the receive
+  // queues'; the overlap counts that transfer once
+  Platform p = two_nodes();
+  QueueingModel m = plain_model();
+  double s_net = 125000 / 125e6;
+  EXPECT_NEAR(build_network(m, p, {{0, 1}, {1, 1}}).overlap_s, s_net, 1e-15);
+  // one process per host, a single cycle in flight: compute, one transfer, one latency
+  m.sends = {CurveForm::Constant, 1, 0};
+  m.work_flops = 0;
+  ClosedNetwork net = build_network(m, p, {{0, 1}, {1, 1}});
+  MvaResult one = solve_mva(net, 1);
+  EXPECT_NEAR(one.response_s, s_net + 101e-6, 1e-12);
+  m.duplex_nic = false; // the paper's single queue serves the transfer once: nothing overlaps
+  EXPECT_EQ(build_network(m, p, {{0, 1}, {1, 1}}).overlap_s, 0.0);
+}
+
+TEST(QnTraffic, SmpiRunsAreTimedWithSmpiFactors)
+{
+  // a replay by SimGrid's SMPI network charged a 125000-byte message (plus a
+  // 16-byte envelope, above 65472) latency x 11.6436 and bandwidth x 0.940694
+  Platform p = two_nodes();
+  QueueingModel m = plain_model();
+  m.smpi_factors = true;
+  double s_net = 125000 / 125e6;
+  ClosedNetwork net = build_network(m, p, {{0, 1}, {1, 1}});
+  EXPECT_NEAR(demand_of(net, "e5620-0.net-out"), 0.5 * s_net / 0.940694, 1e-12);
+  EXPECT_NEAR(demand_of(net, "e5620-0.latency"), 0.5 * 101e-6 * 11.6436, 1e-12);
+  // the fit takes the factors when every run names the smpi network, not for measured runs
+  test::TempDir dir;
+  auto replay = [&](int procs, double time, const std::string& network) {
+    std::string ranks;
+    for (int r = 0; r < procs; ++r)
+      ranks += fmt::format(R"({}{{"rank": {}, "host": "e5620-{}", "compute_s": 0.1, "communicate_s": 0.01,
+                              "wait_s": 0.0, "messages_sent": 10, "bytes_sent": 40000, "bytes_received": 40000}})",
+                           r ? "," : "", r, r % 2);
+    std::string net = network.empty() ? "" : fmt::format(R"("network": "{}", )", network);
+    return dir.file(fmt::format("run-{}-{}.json", procs, network),
+                    fmt::format(R"({{{}"makespan_s": {}, "ranks": [{}]}})", net, time, ranks));
+  };
+  std::vector<MeasuredRun> smpi, measured;
+  for (auto [n, t] : {std::pair{2, 0.12}, {4, 0.07}, {8, 0.045}}) {
+    smpi.push_back(load_runs(replay(n, t, "smpi"))[0]);
+    measured.push_back(load_runs(replay(n, t, ""))[0]);
+  }
+  EXPECT_EQ(smpi[0].network, "smpi");
+  EXPECT_TRUE(fit_queueing_model(smpi, p).smpi_factors);
+  EXPECT_FALSE(fit_queueing_model(measured, p).smpi_factors);
+  EXPECT_FALSE(fit_queueing_model(smpi, p, ModelVariant::paper()).smpi_factors);
+}

@@ -177,8 +177,10 @@ TEST(Amdahl, FitsSerialAndParallelParts)
 TEST(QueueingModel, JsonRoundTrip)
 {
   QueueingModel m = test::qn_truth_model(5e12);
+  m.smpi_factors = true;
   AmdahlModel a{1.5, 20};
   auto [m2, a2] = model_from_json(model_to_json(m, a).dump(), "model.json");
+  EXPECT_TRUE(m2.smpi_factors);
   Platform p = hetero8();
   HostCounts pl{{0, 8}, {6, 4}};
   EXPECT_DOUBLE_EQ(predict_run_time(m, p, pl).time_s, predict_run_time(m2, p, pl).time_s);

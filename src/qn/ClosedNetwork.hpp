@@ -27,6 +27,11 @@ struct Station {
 struct ClosedNetwork {
   std::vector<Station> stations;
   double think_time_s = 0; ///< Z, a delay outside the stations
+  /// Time per cycle that two stations serve at once and the sum of residences
+  /// counts twice (a transfer holds its sender's and its receiver's link
+  /// together): X = N / (Z + sum W_i - overlap). At most the smaller of the
+  /// two stations' demands, so the response stays positive.
+  double overlap_s = 0;
 };
 
 struct StationResult {

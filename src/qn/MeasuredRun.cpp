@@ -142,6 +142,8 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   MeasuredRun r;
   r.source = path;
   r.time_s = number(doc, "makespan_s", path);
+  if (doc.contains("network") && doc["network"].is_string())
+    r.network = doc["network"].get<std::string>();
   const json& ranks = doc.at("ranks");
   double mpi = 0, wait = 0, sent = 0, bytes = 0, received = 0, busiest = 0;
   for (const json& rank : ranks) {

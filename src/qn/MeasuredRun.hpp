@@ -18,6 +18,8 @@ struct MeasuredRun {
   double message_bytes = 0;             ///< m(n), mean bytes per message
   /// share of all bytes received that the busiest receiving rank got; -1 when unknown
   double hot_receive_share = -1;
+  /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured
+  std::string network;
   std::string source;                   ///< file (and line) it came from
 };
 

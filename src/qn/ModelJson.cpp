@@ -43,6 +43,7 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
           {"latency_delay", m.latency_delay},
           {"local_via_nic", m.local_via_nic},
           {"other_partners", m.other_partners},
+          {"smpi_factors", m.smpi_factors},
           {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
                    {"curves_cross_validated", m.curves_cross_validated},
                    {"degrees_of_freedom", m.degrees_of_freedom},
@@ -84,6 +85,7 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.latency_delay = j.value("latency_delay", true);
     m.local_via_nic = j.value("local_via_nic", false);
     m.other_partners = j.value("other_partners", false);
+    m.smpi_factors = j.value("smpi_factors", false);
     if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
       fail_in(path, "expected positive finite work_flops and net_constant");
     if (j.contains("fit")) {

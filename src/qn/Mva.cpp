@@ -30,6 +30,13 @@ void check(const ClosedNetwork& net, int customers)
     throw Error(fmt::format("queueing network: population must be at least 1, got {}", customers));
   if (!(net.think_time_s >= 0) || !std::isfinite(net.think_time_s))
     throw Error("queueing network: think time must be a finite non-negative number");
+  double queued = 0;
+  for (const Station& s : net.stations)
+    queued += s.kind == StationKind::Delay ? 0.0 : s.demand_s;
+  if (!(net.overlap_s >= 0) || !(net.overlap_s <= 0.5 * queued * (1 + 1e-12)))
+    throw Error(fmt::format("queueing network: overlap {} s per cycle (expected from 0 to half the queues' demand, "
+                            "{} s)",
+                            net.overlap_s, 0.5 * queued));
   for (const Station& s : net.stations) {
     if (!(s.demand_s >= 0) || !std::isfinite(s.demand_s))
       throw Error(fmt::format("queueing network: station '{}' has demand {} (expected a finite non-negative number)",
@@ -106,6 +113,7 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& net, int customers, bo
       }
       total += residence[i];
     }
+    total -= net.overlap_s;
     double x = n / (net.think_time_s + total);
     bool keep = !last_only || n == customers;
     MvaResult r;
@@ -203,7 +211,8 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
     return 0.0;
   };
   auto excess = [&](double x) {
-    double q = x * net.think_time_s;
+    // the overlap is a negative delay: x (Z - overlap) customers
+    double q = x * (net.think_time_s - net.overlap_s);
     for (std::size_t i = 0; i < K; ++i)
       q += queue_at(i, x);
     return q - N;
@@ -262,6 +271,8 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
     r.stations[i].queue_length = q;
     r.stations[i].residence_s = x > 0 ? q / x : s.demand_s;
     r.response_s += r.stations[i].residence_s;
+    if (i + 1 == K)
+      r.response_s -= net.overlap_s;
     r.stations[i].utilization = s.kind == StationKind::Delay ? 0.0 : x * s.demand_s / capacity(s);
   }
   return r;

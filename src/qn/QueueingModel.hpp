@@ -59,6 +59,8 @@ struct QueueingModel {
   bool latency_delay = true;  ///< route latency as a delay station (else T_s = 0, as the paper)
   bool local_via_nic = true;  ///< messages within a node cross its NIC when the platform routes them so
   bool other_partners = true; ///< a process's partner is one of the n-1 others (the paper's eq. 9 allows itself)
+  /// messages timed as SimGrid's SMPI network times them (size-dependent latency and bandwidth factors)
+  bool smpi_factors = false;
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -112,9 +114,11 @@ struct ModelVariant {
   bool run_bytes = true;   ///< fit B(n) = n s(n) m(n) and derive m(n) from it (else fit m(n), as the paper)
   bool hot_receiver = true; ///< the busiest receiver's share from the runs (else uniform partners, eq. 9)
   bool other_partners = true; ///< partners among the n-1 other processes (else among all n, eq. 9)
+  /// time messages with the network model the runs came from (SMPI's factors for `replay --json` runs)
+  bool network_factors = true;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
-  static ModelVariant paper() { return {false, false, false, false, false, false}; }
+  static ModelVariant paper() { return {false, false, false, false, false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

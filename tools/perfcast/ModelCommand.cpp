@@ -78,9 +78,10 @@ int run_fit(const ModelArgs& a)
   std::cout << fmt::format("  Net_Constant          {:.6g}{}\n", model.net_constant,
                            uncertainty(model.net_constant_relative_se));
   std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
-  std::cout << fmt::format("  network               {} queue{} per node{}\n", model.duplex_nic ? 2 : 1,
-                           model.duplex_nic ? "s (full duplex)" : " (as the paper)",
-                           model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)");
+  std::cout << fmt::format("  network               {} queue{} per node{}{}\n", model.duplex_nic ? 2 : 1,
+                           model.duplex_nic ? "s (full duplex, a transfer holds both at once)" : " (as the paper)",
+                           model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)",
+                           model.smpi_factors ? ", SMPI's size-dependent factors (the runs are SMPI replays)" : "");
   std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
   std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
                            curve_form_name(model.message_bytes.form));
