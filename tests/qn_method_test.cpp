@@ -184,3 +184,52 @@ TEST(QnMethod, MessageCountCurveSaturatesInsteadOfExploding)
   EXPECT_FALSE(stays_positive(Curve{CurveForm::Power, 1, 1.4}));
   EXPECT_TRUE(stays_positive(Curve{CurveForm::Power, 1, 1}));
 }
+
+TEST(QnMethod, BandWidensWithTheStepsPastTheRuns)
+{
+  // the next-count check stepped from 4 to 8 processes and missed by 20%
+  // (queueing model) and 30% (Amdahl); their held-out means are 10% and 5%.
+  // Up to 8 the band is the held-out mean; 16 is one such step past (20%),
+  // 64 three (60%), 32 two for Amdahl (60%)
+  Reliability rel;
+  rel.queueing_error = 0.1;
+  rel.amdahl_error = 0.05;
+  rel.next_from = 4;
+  rel.next_to = 8;
+  rel.next_queueing_error = 0.2;
+  rel.next_amdahl_error = 0.3;
+  EXPECT_DOUBLE_EQ(prediction_band(rel, false, 8), 0.1);
+  EXPECT_DOUBLE_EQ(prediction_band(rel, false, 6), 0.1);
+  EXPECT_NEAR(prediction_band(rel, false, 16), 0.2, 1e-12);
+  EXPECT_NEAR(prediction_band(rel, false, 64), 0.6, 1e-12);
+  EXPECT_NEAR(prediction_band(rel, true, 32), 0.6, 1e-12);
+  EXPECT_GT(prediction_band(rel, false, 64), kWarnedBand); // a 64-process prediction is a guess
+  EXPECT_LT(prediction_band(rel, false, 16), kWarnedBand);
+  rel.next_to = 0; // no next-count check: the held-out mean
+  EXPECT_DOUBLE_EQ(prediction_band(rel, false, 64), 0.1);
+  EXPECT_EQ(prediction_band(Reliability{}, false, 64), -1);
+}
+
+TEST(QnMethod, ReliabilityKeepsTheNextCountCheckApart)
+{
+  // runs at 1, 2, 4 and 8 processes: the next-count check fits up to 4 and predicts 8
+  Platform p = two_nodes();
+  QueueingModel truth = test::qn_truth_model(5e11);
+  truth.sends = {CurveForm::Constant, 300, 0};
+  truth.message_bytes = {CurveForm::Constant, 20000, 0};
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8})
+    runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
+  runs.back().time_s *= 1.5; // the 8-process run is 50% slower than the model says
+  Reliability rel = assess_reliability(runs, p);
+  EXPECT_EQ(rel.next_from, 4);
+  EXPECT_EQ(rel.next_to, 8);
+  // fitted on 1, 2 and 4 (exact), the model predicts 8 at 1/1.5 of its time
+  EXPECT_NEAR(rel.next_queueing_error, 1 - 1 / 1.5, 1e-3);
+  EXPECT_GE(rel.next_amdahl_error, 0);
+  QueueingModel m = truth;
+  m.reliability = rel;
+  auto [m2, a2] = model_from_json(model_to_json(m, AmdahlModel{}).dump(), "m.json");
+  EXPECT_EQ(m2.reliability.next_to, 8);
+  EXPECT_DOUBLE_EQ(m2.reliability.next_queueing_error, rel.next_queueing_error);
+}

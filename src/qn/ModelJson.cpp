@@ -52,7 +52,10 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
                    {"warnings", m.warnings}}},
           {"reliability", {{"method", m.reliability.method}, {"queueing_error", m.reliability.queueing_error},
                            {"amdahl_error", m.reliability.amdahl_error}, {"trusted", m.reliability.trusted},
-                           {"warning", m.reliability.warning}}},
+                           {"warning", m.reliability.warning},
+                           {"next_count", {{"from", m.reliability.next_from}, {"to", m.reliability.next_to},
+                                           {"queueing_error", m.reliability.next_queueing_error},
+                                           {"amdahl_error", m.reliability.next_amdahl_error}}}}},
           {"generator", kPerfcastGenerator},
           {"provenance", m.provenance},
           {"amdahl", {{"serial_s", a.serial_s}, {"parallel_s", a.parallel_s}}}};
@@ -101,6 +104,13 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.reliability.amdahl_error = rel.value("amdahl_error", -1.0);
       m.reliability.trusted = rel.value("trusted", false);
       m.reliability.warning = rel.value("warning", "");
+      if (rel.contains("next_count")) {
+        const auto& next = rel.at("next_count");
+        m.reliability.next_from = next.value("from", 0);
+        m.reliability.next_to = next.value("to", 0);
+        m.reliability.next_queueing_error = next.value("queueing_error", -1.0);
+        m.reliability.next_amdahl_error = next.value("amdahl_error", -1.0);
+      }
     }
     if (j.contains("provenance"))
       m.provenance = j.at("provenance");

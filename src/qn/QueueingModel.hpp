@@ -40,6 +40,10 @@ struct Reliability {
   double queueing_error = -1; ///< mean absolute relative error of the queueing model; -1 when not measured
   double amdahl_error = -1;   ///< likewise for the Amdahl baseline
   bool trusted = false;       ///< the queueing model validated and did no worse than Amdahl
+  /// the "next count" check alone: fitted up to next_from processes, asked for next_to (0 when not run)
+  int next_from = 0, next_to = 0;
+  double next_queueing_error = -1; ///< its mean absolute relative error for the queueing model
+  double next_amdahl_error = -1;   ///< and for Amdahl's law
   std::string warning;        ///< why its predictions are a guess, when they are
 };
 

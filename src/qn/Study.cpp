@@ -316,6 +316,12 @@ Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platf
     for (const MeasuredRun& r : runs)
       (r.procs < *counts.rbegin() ? train : test).push_back(r);
     check("next count", train, test);
+    if (checks == 1) {
+      rel.next_from = *std::next(counts.rbegin());
+      rel.next_to = *counts.rbegin();
+      rel.next_queueing_error = qn;
+      rel.next_amdahl_error = amdahl;
+    }
   }
   if (runs.size() >= 3)
     for (std::size_t out = 0; out < runs.size(); ++out) {
@@ -343,6 +349,21 @@ Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platf
                               rel.method, 100 * rel.queueing_error, 100 * rel.amdahl_error,
                               rel.amdahl_error < rel.queueing_error ? "Amdahl baseline" : "queueing model, with care,");
   return rel;
+}
+
+double prediction_band(const Reliability& rel, bool amdahl, int procs)
+{
+  double held_out = amdahl ? rel.amdahl_error : rel.queueing_error;
+  if (held_out < 0)
+    return -1;
+  double next = amdahl ? rel.next_amdahl_error : rel.next_queueing_error;
+  if (next < 0 || rel.next_to <= rel.next_from || rel.next_from < 1 || procs <= rel.next_to)
+    return held_out;
+  // a check that moved from next_from to next_to missed by `next`; a count k
+  // such steps past the runs compounds k of those misses (to first order)
+  double steps = std::log(static_cast<double>(procs) / rel.next_to) /
+                 std::log(static_cast<double>(rel.next_to) / rel.next_from);
+  return std::max(held_out, next * steps);
 }
 
 } // namespace perfcast

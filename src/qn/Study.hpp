@@ -74,6 +74,16 @@ inline constexpr double kTrustedError = 0.15;
 Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platform& platform,
                                ModelVariant variant = ModelVariant{});
 
+/// An error band past this (a prediction possibly less than 60% accurate) is printed as a warning.
+inline constexpr double kWarnedBand = 0.4;
+
+/// The relative error band of a prediction at `procs` processes by one model
+/// (Amdahl's when `amdahl`): its held-out error, widened past the largest
+/// training count by the "next count" error once per step as long as the
+/// step that check took (log procs/next_to over log next_to/next_from); -1
+/// when the model was never checked.
+double prediction_band(const Reliability& rel, bool amdahl, int procs);
+
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);
 

@@ -10,6 +10,8 @@
 #include "report/PlotSvg.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 #include <fmt/format.h>
 #include <iostream>
 #include <optional>
@@ -121,10 +123,25 @@ int run_predict(const ModelArgs& a)
     std::cerr << "warning: " << a.model << ": " << rel.warning << "\n";
   // the better-validated model is the recommendation; its held-out error is the band
   bool use_amdahl = !rel.trusted && rel.amdahl_error >= 0 && rel.amdahl_error < rel.queueing_error;
-  double band = use_amdahl ? rel.amdahl_error : rel.queueing_error;
   auto recommended = [&](const SweepPoint& p) { return use_amdahl ? p.amdahl_s : p.queueing.time_s; };
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
+  // the band widens with the distance past the runs (prediction_band); past
+  // kWarnedBand the prediction itself is called a guess
+  std::map<int, std::string> guesses;
+  for (const SweepPoint& p : points) {
+    double b = prediction_band(rel, use_amdahl, p.queueing.procs);
+    if (b > kWarnedBand && !guesses.count(p.queueing.procs))
+      guesses[p.queueing.procs] = fmt::format(
+          "{} processes is {:.1f} steps past the runs (the held-out check stepped {} -> {} and the {} missed by "
+          "{:.0f}%): this prediction may be off by {:.0f}% or more",
+          p.queueing.procs, std::log(static_cast<double>(p.queueing.procs) / rel.next_to) /
+                                std::log(static_cast<double>(rel.next_to) / rel.next_from),
+          rel.next_from, rel.next_to, use_amdahl ? "Amdahl baseline" : "queueing model",
+          100 * (use_amdahl ? rel.next_amdahl_error : rel.next_queueing_error), 100 * b);
+  }
+  for (const auto& [n, text] : guesses)
+    std::cerr << "warning: " << a.model << ": " << text << "\n";
   int turn = turning_point(points, a.threshold);
   auto measured = load_all_runs(a.measured, a.host_map);
   std::optional<GroupChoice> group;
@@ -134,7 +151,9 @@ int run_predict(const ModelArgs& a)
   if (a.json) {
     nlohmann::json j;
     nlohmann::json rows = nlohmann::json::array();
-    for (const SweepPoint& p : points)
+    for (const SweepPoint& p : points) {
+      double band = prediction_band(rel, use_amdahl, p.queueing.procs);
+      auto guess = guesses.find(p.queueing.procs);
       rows.push_back({{"procs", p.queueing.procs},
                       {"predicted_s", p.queueing.time_s},
                       {"amdahl_s", p.amdahl_s},
@@ -142,10 +161,12 @@ int run_predict(const ModelArgs& a)
                       {"band_s", band >= 0 ? nlohmann::json::array({recommended(p) * std::max(0.0, 1 - band),
                                                                      recommended(p) * (1 + band)})
                                            : nlohmann::json(nullptr)},
+                      {"warning", guess == guesses.end() ? "" : guess->second},
                       {"speedup", p.speedup},
                       {"bottleneck", p.queueing.bottleneck},
                       {"bottleneck_utilization", p.queueing.bottleneck_utilization},
                       {"exact_mva", p.queueing.exact}});
+    }
     j["predictions"] = rows;
     j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
     j["warnings"] = model.warnings;
@@ -160,13 +181,16 @@ int run_predict(const ModelArgs& a)
   } else {
     std::cout << fmt::format("{:>6} {:>14} {:>12} {:>14} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s",
                              use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
-    for (const SweepPoint& p : points)
-      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>14} {:>9.2f}  {} ({:.0f}%){}\n", p.queueing.procs,
+    for (const SweepPoint& p : points) {
+      double band = prediction_band(rel, use_amdahl, p.queueing.procs);
+      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>14} {:>9.2f}  {} ({:.0f}%){}{}\n", p.queueing.procs,
                                p.queueing.time_s, p.amdahl_s,
                                band >= 0 ? fmt::format("{:.4g} +-{:.0f}%", recommended(p), 100 * band)
                                          : fmt::format("{:.4g} ?", recommended(p)),
                                p.speedup, p.queueing.bottleneck, 100 * p.queueing.bottleneck_utilization,
-                               p.queueing.exact ? "" : " [approximate MVA]");
+                               p.queueing.exact ? "" : " [approximate MVA]",
+                               guesses.count(p.queueing.procs) ? " [guess: see the warning]" : "");
+    }
     if (use_amdahl)
       std::cout << "* Amdahl's law: it predicted held-out runs better than the queueing model (see the warning)\n";
     std::cout << fmt::format("\nturning point: {} processes (the next step gains less than {:.0f}%)\n", turn,
