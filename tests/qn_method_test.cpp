@@ -233,3 +233,22 @@ TEST(QnMethod, ReliabilityKeepsTheNextCountCheckApart)
   EXPECT_EQ(m2.reliability.next_to, 8);
   EXPECT_DOUBLE_EQ(m2.reliability.next_queueing_error, rel.next_queueing_error);
 }
+
+TEST(QnMethod, PredictionIsAGuessWhenItsBandOrTheModelsDisagreementPasses40Percent)
+{
+  Reliability rel;
+  rel.queueing_error = 0.05;
+  rel.amdahl_error = 0.1;
+  rel.next_from = 4;
+  rel.next_to = 8;
+  rel.next_queueing_error = 0.1;
+  rel.next_amdahl_error = 0.3;
+  // queueing model recommended, band 10% at 16: the models 20% apart agree well enough
+  EXPECT_EQ(prediction_warning(rel, false, 16, 1.0, 1.2), "");
+  // Amdahl's law at a quarter of the queueing model's time: 300% of the recommended time apart
+  std::string apart = prediction_warning(rel, true, 16, 1.0, 0.25);
+  EXPECT_NE(apart.find("differ by 300%"), std::string::npos) << apart;
+  // Amdahl recommended at 64: three steps of a 30% miss, a 90% band, whatever the other model says
+  std::string far = prediction_warning(rel, true, 64, 1.0, 1.0);
+  EXPECT_NE(far.find("off by 90%"), std::string::npos) << far;
+}

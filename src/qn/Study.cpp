@@ -366,4 +366,27 @@ double prediction_band(const Reliability& rel, bool amdahl, int procs)
   return std::max(held_out, next * steps);
 }
 
+std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, double queueing_s, double amdahl_s)
+{
+  double band = prediction_band(rel, amdahl, procs);
+  const char* chosen = amdahl ? "Amdahl baseline" : "queueing model";
+  if (band > kWarnedBand) {
+    double steps = std::log(static_cast<double>(procs) / rel.next_to) /
+                   std::log(static_cast<double>(rel.next_to) / rel.next_from);
+    return fmt::format("{} processes is {:.1f} steps past the runs (the held-out check stepped {} -> {} and the {} "
+                       "missed by {:.0f}%): this prediction may be off by {:.0f}% or more",
+                       procs, steps, rel.next_from, rel.next_to, chosen,
+                       100 * (amdahl ? rel.next_amdahl_error : rel.next_queueing_error), 100 * band);
+  }
+  double recommended = amdahl ? amdahl_s : queueing_s;
+  double other = amdahl ? queueing_s : amdahl_s;
+  double apart = std::fabs(other - recommended) / recommended;
+  if (recommended > 0 && apart > kWarnedBand)
+    return fmt::format("at {} processes the queueing model ({:.4g} s) and Amdahl's law ({:.4g} s) differ by {:.0f}% "
+                       "of the recommended {}'s time: the runs do not tell which extrapolation holds, so this "
+                       "prediction may be off by that much",
+                       procs, queueing_s, amdahl_s, 100 * apart, chosen);
+  return "";
+}
+
 } // namespace perfcast

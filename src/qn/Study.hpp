@@ -84,6 +84,13 @@ inline constexpr double kWarnedBand = 0.4;
 /// when the model was never checked.
 double prediction_band(const Reliability& rel, bool amdahl, int procs);
 
+/// Why a prediction at `procs` processes is a guess, or "" when it is not:
+/// its band (prediction_band of the recommended model, Amdahl's when
+/// `amdahl`) passes kWarnedBand, or the two models disagree by more than
+/// kWarnedBand of the recommended time (the runs cannot tell which
+/// extrapolation holds, so the recommended one may be that far off).
+std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, double queueing_s, double amdahl_s);
+
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);
 

@@ -127,18 +127,13 @@ int run_predict(const ModelArgs& a)
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
   // the band widens with the distance past the runs (prediction_band); past
-  // kWarnedBand the prediction itself is called a guess
+  // kWarnedBand, or when the two models disagree by more, the prediction
+  // itself is called a guess
   std::map<int, std::string> guesses;
   for (const SweepPoint& p : points) {
-    double b = prediction_band(rel, use_amdahl, p.queueing.procs);
-    if (b > kWarnedBand && !guesses.count(p.queueing.procs))
-      guesses[p.queueing.procs] = fmt::format(
-          "{} processes is {:.1f} steps past the runs (the held-out check stepped {} -> {} and the {} missed by "
-          "{:.0f}%): this prediction may be off by {:.0f}% or more",
-          p.queueing.procs, std::log(static_cast<double>(p.queueing.procs) / rel.next_to) /
-                                std::log(static_cast<double>(rel.next_to) / rel.next_from),
-          rel.next_from, rel.next_to, use_amdahl ? "Amdahl baseline" : "queueing model",
-          100 * (use_amdahl ? rel.next_amdahl_error : rel.next_queueing_error), 100 * b);
+    std::string why = prediction_warning(rel, use_amdahl, p.queueing.procs, p.queueing.time_s, p.amdahl_s);
+    if (!why.empty())
+      guesses[p.queueing.procs] = why;
   }
   for (const auto& [n, text] : guesses)
     std::cerr << "warning: " << a.model << ": " << text << "\n";
