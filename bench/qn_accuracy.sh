@@ -11,7 +11,7 @@
 # usage: bench/qn_accuracy.sh [OUT_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-perfcast=$root/build/perfcast
+perfcast=${PERFCAST:-$root/build/perfcast}
 out=${1:-$(mktemp -d)}
 mkdir -p "$out"
 work=$(mktemp -d)
