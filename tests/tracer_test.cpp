@@ -95,6 +95,33 @@ TEST_F(Tracer, StencilCountsAreExactAndTheTraceReplays)
   expect_replay_matches_simgrid(dir, out, 4);
 }
 
+// Regression: MPI_Sendrecv with MPI_PROC_NULL at the ends of a chain was
+// written as a sendRecv line with peer -2, which no replayer accepts, and
+// counted as a message sent and received, so codes with non-periodic halos
+// (the comm study's heat2d from csc-training) showed bytes nobody sent.
+TEST_F(Tracer, SendrecvWithProcNullCountsOnlyRealMessages)
+{
+  test::TempDir dir;
+  std::string exe = dir.path() + "/chain";
+  auto c = test::run_command(fmt::format("mpicc -O2 -o {} {}/tests/apps/sendrecv_chain.c", exe, test::source_dir()));
+  ASSERT_EQ(c.status, 0) << c.output;
+  std::string out = dir.path() + "/trace";
+  auto r = traced(out, exe, 3);
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = profile_json(out);
+  ASSERT_EQ(j["ranks"].size(), 3u);
+  // five exchanges of 100 doubles; rank 0 has no left, rank 2 no right
+  const unsigned sent[3] = {5, 5, 0}, received[3] = {0, 5, 5};
+  for (int k = 0; k < 3; ++k) {
+    const auto& rank = j["ranks"][k];
+    EXPECT_EQ(rank["messages_sent"], sent[k]) << k;
+    EXPECT_EQ(rank["bytes_sent"], sent[k] * 800u) << k;
+    EXPECT_EQ(rank["messages_received"], received[k]) << k;
+    EXPECT_EQ(rank["bytes_received"], received[k] * 800u) << k;
+  }
+  expect_replays(out, "cluster16.xml");
+}
+
 TEST_F(Tracer, MasterWorkerWithAnySourceReplaysWithoutDeadlock)
 {
   test::TempDir dir;
