@@ -140,6 +140,12 @@ TEST(PhasesCli, MeasuredTargetGivesErrorsPerPhaseAndOverall) {
                                               db, target));
   EXPECT_NE(wrong.status, 0);
   EXPECT_NE(wrong.output.find("no run at size 700"), std::string::npos) << wrong.output;
+  // Regression: a second size measured into the same directory is the one
+  // reported (the command printed the directory's first size, 600).
+  const auto second = run_perfcast(fmt::format("phases measure -o {} --size 300 -- {} {{size}}", target,
+                                               PERFCAST_PHASES_APP));
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_NE(second.output.find("size 300:"), std::string::npos) << second.output;
   // measure needs {size} too.
   const auto nosize = run_perfcast(fmt::format("phases measure -o {}/t2 --size 600 -- {} 600", dir.path(), PERFCAST_PHASES_APP));
   EXPECT_NE(nosize.status, 0);

@@ -155,14 +155,14 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
 
 } // namespace
 
-PhaseRunLog measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
-                         const std::function<void(const std::string&)>& progress) {
+MergedProfile measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
+                           const std::function<void(const std::string&)>& progress) {
   if (!(size > 0)) throw Error(fmt::format("--size {} (expected a positive size)", size));
   PhaseRunLog log = open_series(dir, options, size);
   const std::string library = find_profiler_library();
-  profile_size(dir, log, options, library, size, progress);
+  MergedProfile measured = profile_size(dir, log, options, library, size, progress);
   write_log(dir, log);
-  return log;
+  return measured;
 }
 
 PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& options,

@@ -53,8 +53,8 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
 /// Profiles the command once at `size` into `dir` (a new or empty directory,
 /// or one holding that size of the same command, which is reused): the run a
 /// prediction is checked against, kept as a series of one size that is not
-/// converged.
-PhaseRunLog measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
+/// converged. Returns that size's merged profile.
+MergedProfile measure_size(const std::string& dir, const PhaseRunOptions& options, double size,
                          const std::function<void(const std::string&)>& progress);
 
 /// Reads DIR/phases.json.

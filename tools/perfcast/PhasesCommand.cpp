@@ -73,10 +73,10 @@ int run_phases_measure(const PhasesMeasureArgs& a) {
   o.force = a.force;
   o.clock = a.clock;
   o.hz = a.hz;
-  phase::measure_size(a.dir, o, a.size, [](const std::string& line) {
+  // the profile of the size measured now (a directory may hold earlier sizes of the same command)
+  const phase::MergedProfile m = phase::measure_size(a.dir, o, a.size, [](const std::string& line) {
     std::cerr << "perfcast phases: " << line << std::endl;
   });
-  const phase::MergedProfile m = phase::load_size_profile(a.dir, phase::read_phase_runs(a.dir).sizes.front());
   std::cout << fmt::format("size {:g}: {:.4g} s per rank ({} rank(s))\n", m.size, m.seconds(), m.ranks);
   return 0;
 }
