@@ -9,15 +9,12 @@
 
 namespace perfcast::lb {
 
-/// Parses a list of VP levels such as "64,32,16" (each at least 1, no repeats); `what` names it in errors.
-std::vector<int> parse_levels(const std::string& text, const std::string& what);
-
 /// One level per entry of `levels`, in that order: the fine trace itself for
 /// its own rank count, otherwise the fine trace aggregated into blocks of
-/// `fine_grid` (empty: one dimension) and written under `scratch`. Throws
-/// Error naming the trace when a level does not divide its ranks or the grid
-/// cannot be cut into that many blocks.
-std::vector<SweepLevel> aggregated_levels(const std::string& fine_trace, const std::vector<int>& fine_grid,
+/// `fine_grid` (e.g. "8x8"; empty: one dimension) and written under `scratch`. Throws
+/// Error naming the trace when a level is repeated, does not divide its ranks
+/// or the grid cannot be cut into that many blocks.
+std::vector<SweepLevel> aggregated_levels(const std::string& fine_trace, const std::string& fine_grid,
                                           const std::vector<int>& levels, const std::string& scratch);
 
 } // namespace perfcast::lb

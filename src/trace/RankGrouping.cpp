@@ -74,6 +74,17 @@ std::vector<int> parse_grid(std::string_view text, std::string_view what)
   return dims;
 }
 
+std::vector<int> trace_grid(std::string_view text, std::string_view what, int ranks, std::string_view trace)
+{
+  if (text.empty())
+    return {ranks};
+  std::vector<int> dims = parse_grid(text, what);
+  if (product(dims) != ranks)
+    throw Error(fmt::format("{} {}: {} ranks, the trace {} has {} (expected a grid of {} ranks)", what, text,
+                            product(dims), trace, ranks, ranks));
+  return dims;
+}
+
 std::vector<int> coarse_grid_for(const std::vector<int>& fine_dims, int coarse_ranks)
 {
   std::vector<std::vector<int>> candidates;

@@ -19,6 +19,11 @@ struct RankGrouping {
 /// Parses a grid such as "64", "8x8" or "4x4x4" (1 to 3 positive dimensions); `what` names it in errors.
 std::vector<int> parse_grid(std::string_view text, std::string_view what);
 
+/// The grid of a trace's ranks: `text` parsed as parse_grid does (empty: one
+/// dimension of all of them), checked to hold exactly `ranks` ranks; errors
+/// name `what` and the trace.
+std::vector<int> trace_grid(std::string_view text, std::string_view what, int ranks, std::string_view trace);
+
 /// The coarse grid for `coarse_ranks` blocks of a fine grid: each dimension
 /// divides the fine one, and the blocks are as close to cubes as possible
 /// (smallest sum of block sides; ties to the earlier dimensions getting more

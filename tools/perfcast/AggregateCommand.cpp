@@ -36,13 +36,7 @@ RankGrouping grouping_for(const AggregateArgs& a, int fine_ranks)
                               g.coarse_ranks));
     return g;
   }
-  std::vector<int> fine = a.grid.empty() ? std::vector<int>{fine_ranks} : parse_grid(a.grid, "--grid");
-  long long fine_count = 1;
-  for (int d : fine)
-    fine_count *= d;
-  if (fine_count != fine_ranks)
-    throw Error(fmt::format("--grid {}: {} ranks, the trace {} has {} (expected a grid of {} ranks)", a.grid,
-                            fine_count, a.trace, fine_ranks, fine_ranks));
+  std::vector<int> fine = trace_grid(a.grid, "--grid", fine_ranks, a.trace);
   std::vector<int> coarse;
   if (!a.coarse_grid.empty()) {
     coarse = parse_grid(a.coarse_grid, "--coarse-grid");

@@ -8,7 +8,6 @@
 #include "core/TempDirectory.hpp"
 #include "lb/SweepLevels.hpp"
 #include "lb/SweepReport.hpp"
-#include "trace/RankGrouping.hpp"
 #include "net/NetworkModel.hpp"
 #include "platform/Platform.hpp"
 #include "trace/TraceDirectory.hpp"
@@ -31,7 +30,7 @@ struct LbSweepArgs {
   std::vector<int> cores;
   std::vector<std::string> balancers = {"greedy", "refine", "refine-classic"};
   std::vector<int> periods = {5, 10, 20, 40};
-  std::string levels;
+  std::vector<int> levels;
   std::string grid;
   std::string mapping = "block";
   std::string placement = "round-robin";
@@ -50,8 +49,7 @@ std::vector<lb::SweepLevel> load_levels(const LbSweepArgs& a, const std::string&
   if (!a.levels.empty()) {
     if (a.traces.size() != 1)
       throw Error(fmt::format("--levels: expected one fine trace to aggregate, got {}", a.traces.size()));
-    std::vector<int> grid = a.grid.empty() ? std::vector<int>{} : parse_grid(a.grid, "--grid");
-    return lb::aggregated_levels(a.traces[0], grid, lb::parse_levels(a.levels, "--levels"), scratch);
+    return lb::aggregated_levels(a.traces[0], a.grid, a.levels, scratch);
   }
   if (!a.grid.empty())
     throw Error("--grid: only used with --levels (the fine trace's ranks as a grid)");
@@ -165,7 +163,8 @@ void add_lb_sweep_command(CLI::App& lb, std::vector<Command>& out)
   sw->add_option("traces", a->traces,
                  "one trace per VP level (index file or perfcast trace directory), or the finest with --levels")
       ->required();
-  sw->add_option("--levels", a->levels, "VP levels made by aggregating the one fine trace, e.g. 64,32,16,8,4");
+  sw->add_option("--levels", a->levels, "VP levels made by aggregating the one fine trace, e.g. 64,32,16,8,4")
+      ->delimiter(',');
   sw->add_option("--grid", a->grid, "the fine trace's ranks as a row-major grid for --levels, e.g. 8x8 (default: 1-D)");
   sw->add_option("--platform,-p", a->platform, "platform file: perfcast JSON or SimGrid v4.1 XML")->required();
   sw->add_option("--cores", a->cores, "core counts, e.g. 4,8")->required()->delimiter(',');
