@@ -6,39 +6,12 @@
 #include "comm/Singletons.hpp"
 #include "comm/ValueGraph.hpp"
 #include "core/Error.hpp"
+#include "CommTestUtil.hpp"
 
 #include <gtest/gtest.h>
 
 namespace perfcast::comm {
 namespace {
-
-// An n x n grid of doubles updated `steps` times by a 5-point stencil: one
-// vertex per cell (the runtime's compression merges a cell's successive
-// values), an edge from each of the 4 neighbours, each carrying `steps`
-// distinct source values.
-ValueGraph stencil_graph(int n, std::uint64_t steps)
-{
-  ValueGraph g;
-  g.region = "step";
-  g.region_matched = true;
-  g.region_calls = steps;
-  for (int c = 0; c < n * n; ++c)
-    g.vertices.push_back({static_cast<std::uint32_t>(c + 1), 8, steps, false});
-  auto link = [&](int a, int b) { g.edges.push_back({static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), steps, steps}); };
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      int c = i * n + j;
-      if (i > 0)
-        link(c - n, c);
-      if (i < n - 1)
-        link(c + n, c);
-      if (j > 0)
-        link(c - 1, c);
-      if (j < n - 1)
-        link(c + 1, c);
-    }
-  return g;
-}
 
 // The k x k block partition of the n x n grid.
 ValuePartition block_partition(int n, int k)
@@ -59,7 +32,7 @@ TEST(CommEstimate, HaloVolumeOfGridOverBlockPartition)
   // 8 bytes each: n = 24, k = 3, 5 steps -> 4*24*2*8*5 = 7680 bytes.
   const int n = 24, k = 3;
   const std::uint64_t steps = 5;
-  ValueGraph g = stencil_graph(n, steps);
+  ValueGraph g = test::stencil_value_graph(n, steps);
   Singletons none = detect_singletons(g);
   ASSERT_EQ(none.count, 0u); // every cell has 2 to 4 neighbours: no outlier
   CommEstimate e = estimate_communication(g, none, block_partition(n, k));
@@ -80,7 +53,7 @@ TEST(CommEstimate, MetisPartitionOfGridIsCloseToTheBestHalo)
   // cells, 4 * 32 values per step (strips would need 3 lines, 6 * 32). METIS
   // must land between the best and 20% above it.
   const int n = 32;
-  ValueGraph g = stencil_graph(n, 1);
+  ValueGraph g = test::stencil_value_graph(n, 1);
   CommEstimate e = estimate_for_procs(g, {4}).at(0);
   double best = 4.0 * n * 8;
   EXPECT_GE(static_cast<double>(e.p2p_bytes), best);
@@ -104,7 +77,7 @@ TEST(CommEstimate, RedundantReadsOfOneRemoteValueAreSentOnce)
 // A grid whose cells all read one value `hub` and, when `written`, all feed it.
 ValueGraph grid_with_hub(int n, bool read, bool written, std::uint64_t steps)
 {
-  ValueGraph g = stencil_graph(n, steps);
+  ValueGraph g = test::stencil_value_graph(n, steps);
   std::uint32_t hub = static_cast<std::uint32_t>(g.vertices.size());
   g.vertices.push_back({hub + 1, 8, written ? steps : 0, !written});
   for (std::uint32_t c = 0; c < hub; ++c) {
@@ -149,7 +122,7 @@ TEST(CommEstimate, NormReadAndWrittenIsAnAllreduce)
 
 TEST(CommEstimate, MoreProcessesThanValuesIsAnError)
 {
-  ValueGraph g = stencil_graph(3, 1);
+  ValueGraph g = test::stencil_value_graph(3, 1);
   EXPECT_THROW(estimate_for_procs(g, {10}), Error);
 }
 

@@ -1,5 +1,6 @@
 // Tests of `perfcast comm synth` (src/comm/Synth): the synthetic trace must
 // carry exactly the estimate's messages and the partition's work.
+#include "CommTestUtil.hpp"
 #include "TestUtil.hpp"
 
 #include "comm/CommEstimate.hpp"
@@ -12,39 +13,6 @@ namespace perfcast::test {
 namespace {
 
 using namespace perfcast::comm;
-
-// An n x n 5-point stencil graph updated `steps` times, plus (when `param`)
-// a parameter vertex read by every cell, which makes a broadcast singleton.
-ValueGraph grid(int n, std::uint64_t steps, bool param)
-{
-  ValueGraph g;
-  g.region = "step";
-  g.region_matched = true;
-  g.region_calls = steps;
-  for (int c = 0; c < n * n; ++c)
-    g.vertices.push_back({static_cast<std::uint32_t>(c + 1), 8, steps, false});
-  auto link = [&](int a, int b) {
-    g.edges.push_back({static_cast<std::uint32_t>(a), static_cast<std::uint32_t>(b), steps, steps});
-  };
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      int c = i * n + j;
-      if (i > 0)
-        link(c - n, c);
-      if (j > 0)
-        link(c - 1, c);
-      if (i < n - 1)
-        link(c + n, c);
-      if (j < n - 1)
-        link(c + 1, c);
-    }
-  if (param) {
-    g.vertices.push_back({static_cast<std::uint32_t>(n * n + 1), 8, 0, false});
-    for (int c = 0; c < n * n; ++c)
-      g.edges.push_back({static_cast<std::uint32_t>(n * n), static_cast<std::uint32_t>(c), steps, 1});
-  }
-  return g;
-}
 
 struct Totals {
   std::uint64_t sent = 0, received = 0, computes = 0, bcast_bytes = 0;
@@ -86,7 +54,7 @@ TEST(CommSynth, TraceCarriesTheEstimatedBytesAndTheWork)
   TempDir dir;
   const int n = 16, procs = 4;
   const std::uint64_t steps = 3;
-  ValueGraph g = grid(n, steps, true);
+  ValueGraph g = stencil_value_graph(n, steps, true);
   SynthOptions o{procs, 20.0, dir.path() + "/trace"};
   write_synthetic_trace(g, o);
   Singletons s = detect_singletons(g);
@@ -107,7 +75,7 @@ TEST(CommSynth, TraceCarriesTheEstimatedBytesAndTheWork)
 TEST(CommSynth, BadOptionsAreErrors)
 {
   TempDir dir;
-  ValueGraph g = grid(4, 2, false);
+  ValueGraph g = stencil_value_graph(4, 2);
   EXPECT_THROW(write_synthetic_trace(g, {4, 0.0, dir.path() + "/a"}), Error);
   EXPECT_THROW(write_synthetic_trace(g, {0, 1.0, dir.path() + "/b"}), Error);
   EXPECT_THROW(write_synthetic_trace(g, {17, 1.0, dir.path() + "/c"}), Error); // 16 values

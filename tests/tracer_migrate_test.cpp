@@ -33,6 +33,23 @@ std::string build(const test::TempDir& dir, const std::string& source, const std
   return exe;
 }
 
+#ifdef PERFCAST_AMPI_LIB
+// Builds SOURCE against libperfcast_ampi.so, runs it on 2 ranks without the
+// tracer (its migration calls are no-ops then) and traced; returns the trace
+// directory.
+std::string trace_migrate_app(const test::TempDir& dir, const std::string& source, const std::string& compiler)
+{
+  std::string app = build(dir, test::source_dir() + "/tests/apps/" + source, compiler, ampi_flags());
+  auto plain = test::run_command(fmt::format("{} mpirun -np 2 {}", kMpiEnv, app));
+  EXPECT_EQ(plain.status, 0) << plain.output;
+  std::string out = dir.path() + "/trace";
+  auto r = test::run_command(fmt::format("{} {} trace -o {} -- mpirun -np 2 {}", kMpiEnv, test::perfcast_binary(),
+                                         out, app));
+  EXPECT_EQ(r.status, 0) << r.output;
+  return out;
+}
+#endif
+
 // the actions of a rank's trace, one line each, without comments
 std::vector<std::string> actions(const std::string& file)
 {
@@ -67,14 +84,8 @@ TEST_F(TracerMigrate, AmpiAndMpiMigrateRecordTheHeapInUseAtEachPoint)
   GTEST_SKIP() << "libperfcast_ampi.so was not built";
 #else
   test::TempDir dir;
-  std::string app = build(dir, test::source_dir() + "/tests/apps/migrate_points.c", "mpicc", ampi_flags());
-  // without the tracer the calls are the no-ops of libperfcast_ampi.so
-  auto plain = test::run_command(fmt::format("{} mpirun -np 2 {}", kMpiEnv, app));
-  ASSERT_EQ(plain.status, 0) << plain.output;
-  std::string out = dir.path() + "/trace";
-  auto r = test::run_command(fmt::format("{} {} trace -o {} -- mpirun -np 2 {}", kMpiEnv, test::perfcast_binary(),
-                                         out, app));
-  ASSERT_EQ(r.status, 0) << r.output;
+  std::string out = trace_migrate_app(dir, "migrate_points.c", "mpicc");
+  ASSERT_FALSE(testing::Test::HasFailure());
   for (int rank = 0; rank < 2; ++rank) {
     auto b = migrate_bytes(fmt::format("{}/rank-{}.txt", out, rank));
     ASSERT_EQ(b.size(), 3u) << rank;
@@ -102,13 +113,8 @@ TEST_F(TracerMigrate, FortranCallsAreMigrationPointsToo)
   if (!test::have_command("mpifort"))
     GTEST_SKIP() << "no mpifort (Debian package gfortran)";
   test::TempDir dir;
-  std::string app = build(dir, test::source_dir() + "/tests/apps/migrate_points.f90", "mpifort", ampi_flags());
-  auto plain = test::run_command(fmt::format("{} mpirun -np 2 {}", kMpiEnv, app));
-  ASSERT_EQ(plain.status, 0) << plain.output;
-  std::string out = dir.path() + "/trace";
-  auto r = test::run_command(fmt::format("{} {} trace -o {} -- mpirun -np 2 {}", kMpiEnv, test::perfcast_binary(),
-                                         out, app));
-  ASSERT_EQ(r.status, 0) << r.output;
+  std::string out = trace_migrate_app(dir, "migrate_points.f90", "mpifort");
+  ASSERT_FALSE(testing::Test::HasFailure());
   for (int rank = 0; rank < 2; ++rank)
     EXPECT_EQ(migrate_bytes(fmt::format("{}/rank-{}.txt", out, rank)).size(), 2u) << rank;
 #endif
