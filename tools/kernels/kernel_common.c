@@ -145,3 +145,17 @@ void kc_transpose(const double* in, double* out, long n, int comp)
   free(recv_counts);
   free(recv_displs);
 }
+
+void kc_adi_step(double* u, const double* u0, double* t, long planes, long n, int comp, kc_line_solver solve)
+{
+  const long line = n * comp;
+  memcpy(u, u0, sizeof(double) * (size_t)(planes * n * line));
+  for (long k = 0; k < planes; ++k)
+    for (long j = 0; j < n; ++j) solve(u + (k * n + j) * line, comp, 0); /* along x */
+  for (long k = 0; k < planes; ++k)
+    for (long i = 0; i < n; ++i) solve(u + k * n * line + i * comp, line, 1); /* along y */
+  kc_transpose(u, t, n, comp);
+  for (long j = 0; j < planes; ++j)
+    for (long i = 0; i < n; ++i) solve(t + j * n * line + i * comp, line, 2); /* along z */
+  kc_transpose(t, u, n, comp);
+}

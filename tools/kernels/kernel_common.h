@@ -49,4 +49,12 @@ void* kc_alloc(size_t bytes);
  * swapped brings it back, since both layouts keep i and c innermost. */
 void kc_transpose(const double* in, double* out, long n, int comp);
 
+/* Solves one line of `comp` doubles per point, points `stride` doubles apart,
+ * along direction dir (0: x, 1: y, 2: z). */
+typedef void (*kc_line_solver)(double* first, long stride, int dir);
+/* One ADI step of bt and sp: u = u0, then every line of the rank's z-slab
+ * solved along x and y, the grid transposed to y-slabs (through t), every
+ * line solved along z, and transposed back. */
+void kc_adi_step(double* u, const double* u0, double* t, long planes, long n, int comp, kc_line_solver solve);
+
 #endif

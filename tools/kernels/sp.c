@@ -53,19 +53,7 @@ static void solve_line(double* first, long stride, int dir)
     }
 }
 
-static void adi_step(void)
-{
-  const long planes = z1 - z0, line = n * kComp;
-  memcpy(u, u0, sizeof(double) * (size_t)(planes * n * line));
-  for (long k = 0; k < planes; ++k)
-    for (long j = 0; j < n; ++j) solve_line(u + (k * n + j) * line, kComp, 0); /* along x */
-  for (long k = 0; k < planes; ++k)
-    for (long i = 0; i < n; ++i) solve_line(u + k * n * line + i * kComp, line, 1); /* along y */
-  kc_transpose(u, t, n, kComp);
-  for (long j = 0; j < planes; ++j)
-    for (long i = 0; i < n; ++i) solve_line(t + j * n * line + i * kComp, line, 2); /* along z */
-  kc_transpose(t, u, n, kComp);
-}
+static void adi_step(void) { kc_adi_step(u, u0, t, z1 - z0, n, kComp, solve_line); }
 
 static double profile(int dir, long i) { return i < 0 || i >= n ? 0 : 1 + kc_unit((uint64_t)(dir * n + i)); }
 
