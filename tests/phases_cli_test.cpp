@@ -24,9 +24,15 @@ std::string power_database(const test::TempDir& dir) {
   return path;
 }
 
+// Sizes 200 and 320 converge (cubic's share n / (n + 200) moves by 0.12, under
+// the tolerance of 0.2), then 320, 512 and 819 are used: a span of 2.56, so the
+// wrong kernel's sFactor drifts by a factor of 2.56 or more over the series.
+// With a span of 1.69 (sizes * 1.3) and 10-15% of timing noise on a loaded
+// machine, the square phase matched the linear kernel in one run in ten. At
+// 10 kHz the run at 320 (75 ms) gets about 750 samples.
 std::string run_series(const test::TempDir& dir, test::CommandResult& r) {
   const std::string out = dir.path() + "/runs";
-  r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --more 3 --tolerance 0.1 --max-sizes 3 -- {} {{size}}", out, PERFCAST_PHASES_APP));
+  r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.2 --max-sizes 3 --hz 10000 -- {} {{size}}", out, PERFCAST_PHASES_APP));
   return out;
 }
 
@@ -48,7 +54,7 @@ TEST(PhasesCli, RunsUntilConvergedKeepsProfilesAndReusesThem) {
     EXPECT_TRUE(profile) << s.dump();
   }
   // The same command on the same directory runs nothing again.
-  const auto again = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --more 3 --tolerance 0.1 --max-sizes 3 -- {} {{size}}", out,
+  const auto again = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.2 --max-sizes 3 --hz 10000 -- {} {{size}}", out,
                                               PERFCAST_PHASES_APP));
   ASSERT_EQ(again.status, 0) << again.output;
   EXPECT_EQ(again.output.find(" s, 1 rank profile"), std::string::npos) << again.output;

@@ -169,9 +169,11 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
   env.push_back("LD_PRELOAD=" + preload);
   env.push_back("PERFCAST_TRACE_DIR=" + out.string());
   // Open MPI's mpirun follows a SIGTERM to its ranks with a SIGKILL after this
-  // many seconds (0 by default): leave the tracer time to write what it holds
+  // many seconds (0 by default): leave the tracer time to write what it holds.
+  // 5 s, not 2: on a loaded machine a rank took more than 2 s to run its
+  // handler, and its trace lost the "incomplete" marker.
   if (!std::getenv("OMPI_MCA_odls_base_sigkill_timeout"))
-    env.push_back("OMPI_MCA_odls_base_sigkill_timeout=2");
+    env.push_back("OMPI_MCA_odls_base_sigkill_timeout=5");
   std::vector<char*> envp, argv;
   for (auto& s : env)
     envp.push_back(s.data());
