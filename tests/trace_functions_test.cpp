@@ -22,8 +22,10 @@ TEST_F(TraceFunctions, TwoLoopsSharesWithinThreePointsAndMpiTimeReported) {
 #else
   test::TempDir dir;
   const std::string out = dir.path() + "/t";
-  auto r = test::run_command(fmt::format("{} {} trace --functions -o {} -- mpirun -np 2 {} 600000000", test::kMpiEnv,
-                                         test::perfcast_binary(), out, PERFCAST_TWO_LOOPS_MPI));
+  // At 1000 Hz (the default is 100) for enough samples to hold 3 points, as in
+  // Profiler.TwoLoopsWithThreeToOneWorkShowThreeToOneShares.
+  auto r = test::run_command(fmt::format("PERFCAST_PROFILE_HZ=1000 {} {} trace --functions -o {} -- mpirun -np 2 {} 600000000",
+                                         test::kMpiEnv, test::perfcast_binary(), out, PERFCAST_TWO_LOOPS_MPI));
   ASSERT_EQ(r.status, 0) << r.output;
   for (int rank : {0, 1}) {
     EXPECT_TRUE(std::filesystem::exists(fmt::format("{}/rank-{}.functions.json", out, rank))) << r.output;

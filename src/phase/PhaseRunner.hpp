@@ -13,6 +13,11 @@
 
 namespace perfcast::phase {
 
+/// The sampler's default rate: each timer signal costs tens of microseconds
+/// on this kind of virtual machine whatever the handler does, so 1000 Hz cost
+/// 5-10% (bench/profiler_overhead.sh); at 100 Hz it is under 1%.
+constexpr int kDefaultProfileHz = 100;
+
 /// What to run and when to stop.
 struct PhaseRunOptions {
   std::vector<std::string> command; ///< with {size}
@@ -23,7 +28,7 @@ struct PhaseRunOptions {
   PhaseRule rule;
   bool force = false; ///< replace a directory perfcast did not write
   std::string clock = "own"; ///< the sampler's clock: "own", "wall" or "cpu" (tools/profiler/sampler.c)
-  int hz = 1000;             ///< samples per second asked of the sampler
+  int hz = kDefaultProfileHz; ///< samples per second asked of the sampler
 };
 
 /// One size's run.

@@ -25,14 +25,14 @@ struct PhasesRunArgs {
   double tolerance = 0.05, threshold = 0.7;
   bool force = false;
   std::string clock = "own";
-  int hz = 1000;
+  int hz = phase::kDefaultProfileHz;
 };
 
 struct PhasesMeasureArgs {
   std::string dir, clock = "own";
   double size = 0;
   std::vector<std::string> command;
-  int hz = 1000;
+  int hz = phase::kDefaultProfileHz;
   bool force = false;
 };
 
