@@ -123,32 +123,26 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
     out.warnings.push_back(fmt::format("size {:.4g} is {:.1f}x the largest small run ({:.4g}); predictions beyond "
                                        "{}x are extrapolations the small runs cannot support",
                                        target_size, target_size / largest, largest, kSupportedReach));
-  std::vector<double> phase_times, shares;
+  std::vector<double> predicted, totals;
+  std::vector<std::vector<double>> phase_times;
+  for (const SizeRun& r : sorted) totals.push_back(r.total_seconds);
   for (const std::string& name : phases) {
-    std::vector<double> times, run_shares;
+    std::vector<double> times;
     for (const SizeRun& r : sorted) {
       const auto it = r.phase_seconds.find(name);
       if (it == r.phase_seconds.end() || !(it->second > 0))
         throw Error(fmt::format("phase {} has no time in the run at size {} (expected every phase in every run)",
                                 name, r.size));
       times.push_back(it->second);
-      run_shares.push_back(std::min(1.0, it->second / r.total_seconds));
     }
     PhaseForecast f = forecast_phase(name, sizes, times, kernels, target_size, rule, out.warnings);
-    f.share = extrapolate_share(sizes, run_shares, target_size);
-    phase_times.push_back(f.predicted_s);
-    shares.push_back(f.share);
+    predicted.push_back(f.predicted_s);
+    phase_times.push_back(std::move(times));
     out.phases.push_back(std::move(f));
   }
-  double share_sum = 0;
-  for (double s : shares) share_sum += s;
-  if (share_sum > 1) { // phases extrapolated past the whole run: scale them to fill it
-    if (share_sum > 1.005)
-      out.warnings.push_back(fmt::format("the phases' extrapolated shares add up to {:.3f}; scaled to 1", share_sum));
-    for (double& s : shares) s /= share_sum;
-    for (std::size_t i = 0; i < shares.size(); ++i) out.phases[i].share = shares[i];
-  }
-  out.predicted_s = predict_total_seconds(phase_times, shares);
+  out.total = predict_total(sizes, totals, phase_times, predicted, target_size, out.warnings);
+  for (std::size_t i = 0; i < out.phases.size(); ++i) out.phases[i].share = out.total.shares[i];
+  out.predicted_s = out.total.total_s;
   return out;
 }
 

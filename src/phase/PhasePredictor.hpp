@@ -6,10 +6,12 @@
 // (ScalingFit). Both are scored by forward validation over the small runs
 // (each of the two largest predicted from the smaller ones: the question a
 // prediction at a larger size asks; leave-one-out when there are too few
-// runs) and the better-scored answers, with the reason. Phase shares are extrapolated
-// linearly and the run's time follows from eq. 4.
+// runs) and the better-scored answers, with the reason. The run's time
+// follows from the phases' by eq. 4 or by a bounded rule for the time
+// outside the phases, chosen by validation (RunTotal).
 #include "phase/KernelModel.hpp"
 #include "phase/Matching.hpp"
+#include "phase/RunTotal.hpp"
 #include "phase/ScalingFit.hpp"
 
 #include <map>
@@ -40,7 +42,7 @@ struct PhaseForecast {
   double predicted_s = 0; ///< the answer: the better-scored of the two
   std::string method;     ///< "kernel" or "own-fit"
   std::string why;        ///< why that one
-  double share = 0;       ///< extrapolated share of the run at the target size
+  double share = 0;       ///< share of the predicted run at the target size
 };
 
 /// The whole prediction.
@@ -48,6 +50,7 @@ struct RunForecast {
   double size = 0;
   double predicted_s = 0;
   std::vector<PhaseForecast> phases;
+  TotalForecast total; ///< how the phases' times became the run's
   std::vector<std::string> warnings;
 };
 

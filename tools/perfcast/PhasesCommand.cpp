@@ -199,6 +199,12 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       }
     }
     j["phases"] = ph;
+    nlohmann::json rules = nlohmann::json::array();
+    for (const phase::TotalCandidate& c : f.total.candidates) {
+      rules.push_back({{"rule", c.rule}, {"predicted_s", c.total_s}, {"cv_smape", c.cv_smape}, {"detail", c.detail}});
+      if (measured && c.total_s > 0) rules.back()["error"] = relative_error(c.total_s, measured->total_s);
+    }
+    j["total"] = {{"rule", f.total.candidates[f.total.chosen].rule}, {"why", f.total.why}, {"rules", rules}};
     std::cout << j.dump(2) << "\n";
   } else {
     for (const phase::PhaseForecast& p : f.phases) {
@@ -221,7 +227,13 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                                  m > 0 ? 100 * (p.predicted_s - m) / m : 0.0);
       }
     }
-    std::cout << fmt::format("predicted run at size {:g}: {:.4g} s per rank\n", f.size, f.predicted_s);
+    std::cout << fmt::format("predicted run at size {:g}: {:.4g} s per rank\n  from the phases by {}\n", f.size,
+                             f.predicted_s, f.total.why);
+    if (measured)
+      for (const phase::TotalCandidate& c : f.total.candidates)
+        if (c.total_s > 0 && measured->total_s > 0)
+          std::cout << fmt::format("  {:<14} {:.4g} s: error {:+.1f}%\n", c.rule, c.total_s,
+                                   100 * (c.total_s - measured->total_s) / measured->total_s);
     if (measured)
       std::cout << fmt::format("measured run at size {:g}: {:.4g} s per rank: error {:+.1f}%\n", f.size,
                                measured->total_s,
