@@ -8,9 +8,11 @@
 # Every input of the prediction comes from the probe (machine.json: speed,
 # cores, memory slowdown, disk write, message costs) or from the workload's
 # description: the workers' stages, whose CPU work is the number of trapezia
-# times the cost of one trapezium in the probe's unit (the flop of its mix),
-# measured by `mw_integral calibrate` (the trapezium and the mix timed in turn
-# in one process's CPU time, so the ratio does not depend on the machine's load).
+# times the cost of one trapezium in the probe's unit (the flop of its mix) on
+# that worker's own interval, measured by `mw_integral calibrate --workers K`
+# (each interval and the mix timed in turn in one process's CPU time, so the
+# ratio does not depend on the machine's load; sin and exp cost less near 0, so
+# the workers' demands differ by about a fifth from first to last).
 # Nothing is fitted to the measured response times.
 #
 # usage: bench/sched_validation.sh [options]
@@ -25,6 +27,9 @@
 #   --quiet SHARE      most of the cores other processes may hold during a run before it is
 #                      repeated (default 0.03; measured from /proc/stat by mw_integral)
 #   --tries N          runs of a repetition at most, when others disturb it (default 4)
+#   --append           add this run's rows (and its header lines) to --out instead of replacing it:
+#                      the table is measured in pieces of a few minutes, each under the heavy
+#                      lock with its own probe and calibration
 #   --detail DIR       also keep each run's per-worker times (RUN-K-REP.csv) and the
 #                      prediction per process (RUN-K.json, its workload RUN-K.workload.json); bench/sched_process_times.py DIR
 #                      compares them
@@ -32,13 +37,14 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
 machine="" ks="10 20 30 40 50 60 70 80 90 100" reps=3 steps=30000000 write_bytes=16777216 exp="100:0.8"
-dir=/var/tmp out=$root/bench/data/sched_validation.csv detail="" quiet=0.03 tries=4
+dir=/var/tmp out=$root/bench/data/sched_validation.csv detail="" quiet=0.03 tries=4 append=0
 command_line="bench/sched_validation.sh $*"
 while [ $# -gt 0 ]; do
   case $1 in
     --machine) machine=$2 ;; --ks) ks=$2 ;; --reps) reps=$2 ;; --steps) steps=$2 ;;
     --write-bytes) write_bytes=$2 ;; --exp) exp=$2 ;; --dir) dir=$2 ;; --out) out=$2 ;; --detail) detail=$2 ;;
     --quiet) quiet=$2 ;; --tries) tries=$2 ;;
+    --append) append=1; shift; continue ;;
     *) echo "sched_validation.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -57,19 +63,37 @@ if [ "$unit" != "flop per second" ]; then
   echo "sched_validation.sh: $machine counts $unit; the calibration here is in the mix's flop (expected a probe without hardware counters)" >&2
   exit 1
 fi
-"$work/mw_integral" calibrate --steps 2000000 --rounds 30 > "$work/calibration.json"
-echo "calibration: $(cat "$work/calibration.json")" >&2
+# the cost of a trapezium on each worker's interval, for every K measured
+# (K = the exponential case's too)
+cal_ks="$ks"
+[ -n "$exp" ] && cal_ks="$cal_ks ${exp%%:*}"
+for k in $(echo $cal_ks | tr ' ' '\n' | sort -un); do
+  "$work/mw_integral" calibrate --steps 600000 --rounds 10 --workers "$k" > "$work/calibration-$k.json"
+done
+calibration_summary() { # one line: per K, the mean cost and the range over its workers
+  python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -un) <<'PY'
+import json, sys
+parts = []
+for k in sys.argv[2:]:
+    c = json.load(open(f"{sys.argv[1]}/calibration-{k}.json"))
+    w = c["per_worker"]
+    parts.append(f"K={k}: {c['flop_per_step']:.2f} flop/trapezium (workers {min(w):.1f} to {max(w):.1f}), mix {c['mix_flop_per_s']:.4g} flop/s")
+print("; ".join(parts))
+PY
+}
+echo "calibration: $(calibration_summary)" >&2
 
 # workload: K workers, each receives 32 bytes, integrates, writes, sends 32 bytes;
-# it holds its 1 MiB write buffer (memory_mb 1.048576)
+# it holds its 1 MiB write buffer (memory_mb 1.048576); worker i's CPU work is
+# the trapezia times the calibrated cost on its own interval [i/K, (i+1)/K]
 workload() { # K ARRIVALS_FILE|"" > workload.json
-  python3 - "$1" "$2" "$steps" "$write_bytes" "$work/calibration.json" <<'PY'
+  python3 - "$1" "$2" "$steps" "$write_bytes" "$work/calibration-$1.json" <<'PY'
 import json, sys
 k, arrivals, steps, write_bytes = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-flop_per_step = json.load(open(sys.argv[5]))["flop_per_step"]
+per_worker = json.load(open(sys.argv[5]))["per_worker"]
 times = [float(x) for x in open(arrivals)] if arrivals else [0.0] * k
 procs = [{"id": i, "arrival_s": times[i], "memory_mb": 1.048576,
-          "stages": [["message", 32], ["cpu", steps * flop_per_step], ["write", write_bytes], ["message", 32]]}
+          "stages": [["message", 32], ["cpu", steps * per_worker[i]], ["write", write_bytes], ["message", 32]]}
          for i in range(k)]
 print(json.dumps({"format": "perfcast-workload", "version": 1, "processes": procs}))
 PY
@@ -100,22 +124,25 @@ measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share" of one run
 mkdir -p "$(dirname "$out")"
 if [ -n "$detail" ]; then
   mkdir -p "$detail"
-  cp "$work/calibration.json" "$detail/calibration.json"
+  cp "$work"/calibration-*.json "$detail/"
   cp "$machine" "$detail/machine.json"
 fi
 {
+  [ "$append" = 1 ] && [ -s "$out" ] && cat "$out"
   echo "# generator: perfcast bench/sched_validation.sh"
   echo "# command: $command_line"
   echo "# date: $(date -u +%FT%TZ), host $(hostname), load average $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# machine: $(python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]; print('speed', n['speed'], 'cores', n['cores'], 'disk_write', n.get('disk_write'), 'memory_slowdown', n.get('memory_slowdown'))" "$machine")"
-  echo "# calibration: $(cat "$work/calibration.json")"
+  echo "# calibration: $(calibration_summary)"
   # the probe and the calibration time the same mix in CPU time: when they
   # differ by more than a few percent the machine's speed moved between them
   # (other processes, or the host under a virtual machine), and the prediction
   # inherits the difference
-  echo "# speed check: $(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed']; c=json.load(open(sys.argv[2]))['mix_flop_per_s']; print(f'probe {s:.4g} flop/s, calibration mix {c:.4g} flop/s ({100*(c/s-1):+.1f}%)')" "$machine" "$work/calibration.json")"
+  echo "# speed check: $(python3 -c "import json,sys,statistics; s=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed']; c=statistics.fmean(json.load(open(p))['mix_flop_per_s'] for p in sys.argv[2:]); print(f'probe {s:.4g} flop/s, calibration mix {c:.4g} flop/s ({100*(c/s-1):+.1f}%)')" "$machine" "$work"/calibration-*.json)"
   echo "# steps $steps, write_bytes $write_bytes, dir $dir"
-  echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
+  if [ "$append" = 1 ] && [ -s "$out" ]; then :; else
+    echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
+  fi
 } > "$work/out.csv"
 
 for k in $ks; do
@@ -129,7 +156,7 @@ done
 if [ -n "$exp" ]; then
   k=${exp%%:*} rho=${exp##*:}
   # mean gap between arrivals for utilisation rho of the cores: (work of one worker on one core) / (cores rho)
-  python3 - "$machine" "$work/calibration.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
+  python3 - "$machine" "$work/calibration-$k.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
 import json, random, sys
 node = json.load(open(sys.argv[1]))["clusters"][0]["nodes"][0]
 cpu_s = int(sys.argv[3]) * json.load(open(sys.argv[2]))["flop_per_step"] / node["speed"]

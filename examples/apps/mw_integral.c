@@ -11,9 +11,10 @@
  *          one CSV line per worker on stdout: its arrival, fork, share received,
  *          integration done, result received (seconds since the start), response,
  *          CPU time of the integration and of the whole process
- *        mw_integral calibrate --steps N [--rounds R]
+ *        mw_integral calibrate --steps N [--workers K] [--rounds R]
  *          the cost of one trapezium in the probe's unit (flop of the mix of eight
- *          multiply-add chains that perfcast probe times), measured by timing the
+ *          multiply-add chains that perfcast probe times) on each of K workers'
+ *          intervals (default 1: the whole of [0, 1]), measured by timing the
  *          two alternately in this one process, in its CPU time
  */
 #define _GNU_SOURCE
@@ -267,24 +268,56 @@ static double mix_rate(double seconds)
   return 2.0 * (double)iterations / t;
 }
 
-static int calibrate(long steps, int rounds)
+/* The cost of one trapezium in the mix's flop, for each of K workers' intervals
+ * [i/K, (i+1)/K] on its own (sin and exp do not cost the same everywhere, so
+ * neither do the workers): each interval's `steps` trapezia are timed between
+ * two timings of the mix, in this process's CPU time, and the cost is the
+ * interval's time per trapezium times the mean rate of the two mix timings
+ * around it (a change of the machine's speed moves both, though not always
+ * by the same factor). `rounds` passes over the K intervals, each in a new
+ * shuffled order (seeded) so that a drift of the machine during a pass does
+ * not follow the workers' order; a worker's figure is the mean of its rounds. */
+static int calibrate(long steps, int rounds, int k)
 {
   volatile double keep = 0;
+  double *flop = calloc((size_t)k, sizeof(double));
+  int *order = calloc((size_t)k, sizeof(int));
+  for (int i = 0; i < k; i++)
+    order[i] = i;
+  unsigned long long seed = 12;
   mix_rate(0.05);
-  double sum = 0, squares = 0, rate_sum = 0;
+  double before = mix_rate(0.005), sum = 0, squares = 0, rate_sum = 0;
   for (int r = 0; r < rounds; r++) {
-    double rate = mix_rate(0.1);
-    double t0 = cpu_s();
-    keep = keep + integrate(0, 1, steps);
-    double per_step = (cpu_s() - t0) / (double)steps;
-    double flop = per_step * rate; /* this step's cost in the mix's flop */
-    sum += flop;
-    squares += flop * flop;
-    rate_sum += rate;
+    for (int i = k - 1; i > 0; i--) { /* Fisher-Yates with a 64-bit LCG */
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      int j = (int)((seed >> 33) % (unsigned long long)(i + 1)), t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    for (int o = 0; o < k; o++) {
+      int i = order[o];
+      double t0 = cpu_s();
+      keep = keep + integrate((double)i / k, (double)(i + 1) / k, steps);
+      double per_step = (cpu_s() - t0) / (double)steps;
+      double after = mix_rate(0.005), rate = 0.5 * (before + after);
+      double f = per_step * rate; /* this interval's trapezium in the mix's flop */
+      flop[i] += f / rounds;
+      sum += f;
+      squares += f * f;
+      rate_sum += rate;
+      before = after;
+    }
   }
-  double mean = sum / rounds, sd = rounds > 1 ? sqrt((squares - rounds * mean * mean) / (rounds - 1)) : 0;
-  printf("{\"flop_per_step\": %.6g, \"sd\": %.4g, \"rounds\": %d, \"mix_flop_per_s\": %.6g}\n", mean, sd, rounds,
-         rate_sum / rounds);
+  long n = (long)rounds * k;
+  double mean = sum / (double)n, sd = sqrt((squares - (double)n * mean * mean) / (double)(n - 1));
+  printf("{\"flop_per_step\": %.6g, \"sd\": %.4g, \"rounds\": %d, \"mix_flop_per_s\": %.6g, \"workers\": %d, "
+         "\"steps\": %ld, \"per_worker\": [",
+         mean, sd, rounds, rate_sum / (double)n, k, steps);
+  for (int i = 0; i < k; i++)
+    printf("%s%.6g", i ? ", " : "", flop[i]);
+  printf("]}\n");
+  free(flop);
+  free(order);
   return 0;
 }
 
@@ -294,7 +327,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: mw_integral run|calibrate [options]\n");
     return 2;
   }
-  int k = 10, rounds = 20;
+  int k = -1, rounds = 20;
   long steps = 1000000, write_bytes = 0;
   const char *dir = ".", *arrivals = NULL;
   for (int i = 2; i + 1 < argc; i += 2) {
@@ -315,6 +348,8 @@ int main(int argc, char **argv)
       return 2;
     }
   }
+  if (k == -1)
+    k = strcmp(argv[1], "calibrate") ? 10 : 1;
   if (k < 1 || steps < 1 || rounds < 2 || write_bytes < 0) {
     fprintf(stderr, "mw_integral: expected --workers >= 1, --steps >= 1, --rounds >= 2, --write-bytes >= 0\n");
     return 2;
@@ -322,7 +357,7 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "run"))
     return run(k, steps, write_bytes, dir, arrivals);
   if (!strcmp(argv[1], "calibrate"))
-    return calibrate(steps, rounds);
+    return calibrate(steps, rounds, k);
   fprintf(stderr, "mw_integral: unknown mode %s (expected run or calibrate)\n", argv[1]);
   return 2;
 }
