@@ -14,7 +14,7 @@ TEST(ProbeCli, SmallProbeIsAPlatformThatScheduleReads)
   std::string out = dir.path() + "/machine.json";
   auto r = test::run_perfcast("probe -o " + out + " --dir " + dir.path() +
                               " --memory-max 24MiB --memory-levels 2 --disk-size 2MiB --min-samples 2 "
-                              "--max-samples 3 --json 2>/dev/null");
+                              "--max-samples 3 --min-seconds 0 --json 2>/dev/null");
   ASSERT_EQ(r.status, 0) << r.output;
   auto figures = nlohmann::json::parse(r.output);
   // every figure has its statistics, within the counts asked for
@@ -76,6 +76,7 @@ TEST(ProbeCli, BadOptionsAreNamed)
            {"--dir /nonexistent/x", "--dir '/nonexistent/x': expected an existing directory"},
            {"--skip cpu", "--skip 'cpu': expected memory, disk or net"},
            {"--memory-levels 1", "--memory-levels 1: expected 2 to 64"},
+           {"--min-seconds -1", "--min-seconds -1: expected 0 to 3600"},
            {"--net-peer nohost --skip memory,disk", "--net-peer 'nohost': expected HOST:PORT"},
        }) {
     auto r = test::run_perfcast("probe" + out + " " + c.args);

@@ -141,3 +141,86 @@ TEST(ProbeMemory, MeminfoAndTheDefaultBound)
   std::string bad = dir.file("bad", "MemTotal: 1 kB\n");
   EXPECT_THROW(read_meminfo(bad), perfcast::Error);
 }
+
+TEST(ProbeInterleave, EveryFigureIsSampledEveryRoundInTurn)
+{
+  // two groups called in turn each round; the first meets a 10% rule at once
+  // (constant), the second alternates 9 and 11 and needs five samples (as in
+  // StopsWhenTheSampleSizeIsReached), so both get five: the rule waits for the
+  // slowest figure and the others keep sampling beside it
+  std::string calls;
+  int i = 0;
+  std::vector<SampleGroup> groups{
+      {{"a", "a2"}, {true, true}, [&] { calls += 'a'; return std::vector<double>{5.0, 6.0}; }},
+      {{"b"}, {true}, [&] { calls += 'b'; return std::vector<double>{(i++ % 2) ? 11.0 : 9.0}; }}};
+  auto e = measure_interleaved({0.10, 3, 100}, groups);
+  EXPECT_EQ(calls, "ababababab");
+  ASSERT_EQ(e.size(), 2u);
+  ASSERT_EQ(e[0].size(), 2u);
+  EXPECT_EQ(e[0][0].n, 5);
+  EXPECT_DOUBLE_EQ(e[0][1].mean, 6.0);
+  EXPECT_EQ(e[1][0].n, 5);
+  EXPECT_NEAR(e[1][0].mean, 9.8, 1e-12);
+  EXPECT_TRUE(e[1][0].converged);
+}
+
+TEST(ProbeInterleave, UnruledFigureDoesNotHoldTheRoundsUp)
+{
+  // the second figure of the group (1, 100, 1, ...) would need the maximum;
+  // unruled, the constant first figure ends the rounds at the minimum count
+  int i = 0;
+  std::vector<SampleGroup> groups{
+      {{"one way", "overhead"}, {true, false}, [&] { return std::vector<double>{2.0, (i++ % 2) ? 100.0 : 1.0}; }}};
+  auto e = measure_interleaved({0.02, 4, 50}, groups);
+  EXPECT_EQ(e[0][0].n, 4);
+  EXPECT_EQ(e[0][1].n, 4);
+  EXPECT_FALSE(e[0][1].converged);
+}
+
+TEST(ProbeInterleave, MinimumDurationKeepsSampling)
+{
+  // a constant figure meets the rule after the minimum of 3 rounds; with a
+  // clock that advances 1 s per round and 7.5 s asked for, rounds go on until
+  // the clock has passed 7.5 s since the start: the clock is read once at the
+  // start (0) and after each round (1, 2, ...), so the eighth round ends it
+  double now = 0;
+  int rounds = 0;
+  std::vector<SampleGroup> groups{{{"c"}, {true}, [&] {
+                                     ++rounds;
+                                     now += 1;
+                                     return std::vector<double>{1.0};
+                                   }}};
+  auto e = measure_interleaved({0.02, 3, 100}, groups, {7.5, [&] { return now; }});
+  EXPECT_EQ(rounds, 8);
+  EXPECT_EQ(e[0][0].n, 8);
+  // the maximum count still bounds the rounds
+  rounds = 0;
+  now = 0;
+  e = measure_interleaved({0.02, 3, 5}, groups, {100, [&] { return now; }});
+  EXPECT_EQ(rounds, 5);
+}
+
+TEST(ProbeInterleave, DriftDuringTheRunIsInTheInterval)
+{
+  // the machine drifts: figure A reads 100 + t, t counting every sample taken
+  // by anyone. B (1, 3, 1, ...; mean 2, sd about 1) cannot meet a 10% rule, so
+  // the 40-round maximum ends both. Interleaved, A's samples are taken at
+  // t = 0, 2, ..., 78: mean 100 + 39 = 139, sd 2 sd(0..39) = 2 sqrt(40 * 41 / 12)
+  // = 23.38, the spread of the whole run; taken one figure after the other
+  // (measure_until_tight), A would have stopped after 5 samples at t = 0..4,
+  // mean 102, blind to the drift that followed
+  int t = 0, j = 0;
+  std::vector<SampleGroup> groups{{{"A"}, {true}, [&] { return std::vector<double>{100.0 + t++}; }},
+                                  {{"B"}, {true}, [&] {
+                                     ++t;
+                                     return std::vector<double>{(j++ % 2) ? 3.0 : 1.0};
+                                   }}};
+  auto e = measure_interleaved({0.10, 5, 40}, groups);
+  EXPECT_EQ(e[0][0].n, 40);
+  EXPECT_NEAR(e[0][0].mean, 139, 1e-9);
+  EXPECT_NEAR(e[0][0].sd, 2 * std::sqrt(40.0 * 41.0 / 12.0), 1e-9);
+  t = 0;
+  Estimate alone = measure_until_tight({0.10, 5, 40}, [&] { return 100.0 + t++; });
+  EXPECT_EQ(alone.n, 5);
+  EXPECT_NEAR(alone.mean, 102, 1e-9);
+}

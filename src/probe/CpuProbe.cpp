@@ -5,6 +5,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <linux/perf_event.h>
+#include <memory>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -63,35 +64,48 @@ std::pair<double, double> run_mix(double seconds, double* keep)
 
 } // namespace
 
-CpuFigure probe_cpu(const StoppingRule& rule, const Progress& progress, double slice_s)
+struct CpuSampler::State {
+  InstructionCounter counter;
+  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+  double slice_s = 0.05;
+};
+
+CpuSampler::CpuSampler(double slice_s) : state_(std::make_unique<State>())
+{
+  state_->slice_s = slice_s;
+  run_mix(slice_s, state_->x); // warm up: frequency and caches
+}
+
+CpuSampler::~CpuSampler()
 {
   volatile double sink = 0;
-  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
-  InstructionCounter counter;
-  CpuFigure f;
-  run_mix(slice_s, x); // warm up: frequency and caches
-  auto sample = [&] {
-    long long count = 0;
-    if (counter.fd >= 0) {
-      ::ioctl(counter.fd, PERF_EVENT_IOC_RESET, 0);
-      ::ioctl(counter.fd, PERF_EVENT_IOC_ENABLE, 0);
-    }
-    auto [flops, seconds] = run_mix(slice_s, x);
-    if (counter.fd >= 0) {
-      ::ioctl(counter.fd, PERF_EVENT_IOC_DISABLE, 0);
-      if (::read(counter.fd, &count, sizeof count) != sizeof count)
-        count = 0;
-      return static_cast<double>(count) / seconds;
-    }
-    return flops / seconds;
-  };
-  f.rate = measure_until_tight(rule, sample, [&](const Estimate& e) {
-    if (progress)
-      progress("cpu", e);
-  });
-  for (double v : x)
+  for (double v : state_->x)
     sink = sink + v;
+}
+
+double CpuSampler::sample()
+{
+  InstructionCounter& counter = state_->counter;
+  long long count = 0;
   if (counter.fd >= 0) {
+    ::ioctl(counter.fd, PERF_EVENT_IOC_RESET, 0);
+    ::ioctl(counter.fd, PERF_EVENT_IOC_ENABLE, 0);
+  }
+  auto [flops, seconds] = run_mix(state_->slice_s, state_->x);
+  if (counter.fd >= 0) {
+    ::ioctl(counter.fd, PERF_EVENT_IOC_DISABLE, 0);
+    if (::read(counter.fd, &count, sizeof count) != sizeof count)
+      count = 0;
+    return static_cast<double>(count) / seconds;
+  }
+  return flops / seconds;
+}
+
+CpuFigure CpuSampler::figure(const Estimate& rate) const
+{
+  CpuFigure f;
+  f.rate = rate;
+  if (state_->counter.fd >= 0) {
     f.unit = "instructions";
     f.how = "user-space instructions counted by the kernel (perf_event_open) over the mix of eight multiply-add "
             "chains, per second of the probe's CPU time";
@@ -100,7 +114,7 @@ CpuFigure probe_cpu(const StoppingRule& rule, const Progress& progress, double s
     f.how = fmt::format("no hardware counters (perf_event_open: {}): calibrated count, 2 flop per multiply-add of "
                         "the mix of eight chains (the tracer's kernel, so traces and probes share one unit), per second of the "
                         "probe's CPU time (time other processes held the core is not counted)",
-                        std::strerror(counter.error));
+                        std::strerror(state_->counter.error));
   }
   return f;
 }

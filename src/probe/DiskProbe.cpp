@@ -17,6 +17,8 @@ namespace {
 
 constexpr std::size_t kBlock = 1u << 20; // 1 MiB, a multiple of any device's O_DIRECT alignment
 
+} // namespace
+
 /// The probe's temporary file: created in the directory, removed when done.
 class ScratchFile {
 public:
@@ -39,6 +41,8 @@ public:
 private:
   std::string path_;
 };
+
+namespace {
 
 struct Fd {
   int fd = -1;
@@ -76,33 +80,54 @@ double pass(const std::string& path, bool direct, bool write, std::size_t blocks
 
 } // namespace
 
-DiskFigure probe_disk(const std::string& dir, double file_bytes, const StoppingRule& rule, const Progress& progress)
+DiskSampler::DiskSampler(const std::string& dir, double file_bytes)
+    : file_(std::make_unique<ScratchFile>(dir)), dir_(dir),
+      blocks_(std::max<std::size_t>(1, static_cast<std::size_t>(file_bytes / kBlock))),
+      buffer_(static_cast<char*>(std::aligned_alloc(4096, kBlock)), std::free)
 {
-  ScratchFile file(dir);
-  std::size_t blocks = std::max<std::size_t>(1, static_cast<std::size_t>(file_bytes / kBlock));
-  std::unique_ptr<char, decltype(&std::free)> buffer(static_cast<char*>(std::aligned_alloc(4096, kBlock)), std::free);
-  std::memset(buffer.get(), 7, kBlock);
-  DiskFigure f;
-  auto measure = [&](const char* name, bool direct, bool write) {
-    return measure_until_tight(rule, [&] { return pass(file.path(), direct, write, blocks, buffer.get()); },
-                               [&](const Estimate& e) {
-                                 if (progress)
-                                   progress(name, e);
-                               });
-  };
-  f.write_buffered = measure("disk write (buffered)", false, true);
-  f.read_buffered = measure("disk read (buffered)", false, false);
-  {
-    Fd probe;
-    probe.fd = ::open(file.path().c_str(), O_RDONLY | O_DIRECT);
-    f.has_direct = probe.fd >= 0;
-    if (!f.has_direct)
-      f.note = fmt::format("O_DIRECT refused in {} ({}): the buffered figures stand for the disk", dir,
-                           std::strerror(errno));
+  std::memset(buffer_.get(), 7, kBlock);
+  pass(file_->path(), false, true, blocks_, buffer_.get()); // the file exists in full before any read
+  Fd probe;
+  probe.fd = ::open(file_->path().c_str(), O_RDONLY | O_DIRECT);
+  has_direct_ = probe.fd >= 0;
+  if (!has_direct_)
+    note_ = fmt::format("O_DIRECT refused in {} ({}): the buffered figures stand for the disk", dir,
+                        std::strerror(errno));
+}
+
+DiskSampler::~DiskSampler() = default;
+
+std::vector<std::string> DiskSampler::names() const
+{
+  std::vector<std::string> out{"disk write (buffered)", "disk read (buffered)"};
+  if (has_direct_) {
+    out.push_back("disk write (direct)");
+    out.push_back("disk read (direct)");
   }
-  if (f.has_direct) {
-    f.write_direct = measure("disk write (direct)", true, true);
-    f.read_direct = measure("disk read (direct)", true, false);
+  return out;
+}
+
+std::vector<double> DiskSampler::sample()
+{
+  std::vector<double> out{pass(file_->path(), false, true, blocks_, buffer_.get()),
+                          pass(file_->path(), false, false, blocks_, buffer_.get())};
+  if (has_direct_) {
+    out.push_back(pass(file_->path(), true, true, blocks_, buffer_.get()));
+    out.push_back(pass(file_->path(), true, false, blocks_, buffer_.get()));
+  }
+  return out;
+}
+
+DiskFigure DiskSampler::figure(const std::vector<Estimate>& figures) const
+{
+  DiskFigure f;
+  f.write_buffered = figures.at(0);
+  f.read_buffered = figures.at(1);
+  f.has_direct = has_direct_;
+  f.note = note_;
+  if (has_direct_) {
+    f.write_direct = figures.at(2);
+    f.read_direct = figures.at(3);
   }
   return f;
 }

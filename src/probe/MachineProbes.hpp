@@ -3,18 +3,19 @@
 // Senger (../shared/papers/unimpp-schedsim-mello-senger.txt, section 3): mips
 // (processing rate), memo (slowdown of a reference task as memory in use
 // grows), discio (disk throughput, buffered and direct) and net (message
-// overhead and latency). Each figure is repeated under a StoppingRule.
+// overhead and latency). Each probe is a sampler that takes one sample of
+// each of its figures per call, so that `measure_interleaved` can spread every
+// figure's samples over the whole run under a StoppingRule.
 #include "probe/CurveFit.hpp"
 #include "probe/SampleStats.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
+#include <sys/types.h>
 #include <vector>
 
 namespace perfcast::probe {
-
-/// Told which figure is being measured and its estimate so far.
-using Progress = std::function<void(const std::string& figure, const Estimate& so_far)>;
 
 /// CPU time of the calling thread in seconds (user and system; time waiting for a core excluded).
 double thread_cpu_s();
@@ -26,9 +27,24 @@ struct CpuFigure {
   std::string how;  ///< how the count was obtained, for the output
 };
 
-/// Repeats the mix (eight multiply-add chains, the tracer's calibration kernel)
+/// Times the mix (eight multiply-add chains, the tracer's calibration kernel)
 /// in slices of `slice_s` seconds, counting instructions where the kernel allows.
-CpuFigure probe_cpu(const StoppingRule& rule, const Progress& progress, double slice_s = 0.05);
+class CpuSampler {
+public:
+  /// Opens the counter (if the kernel allows) and warms up with one slice.
+  explicit CpuSampler(double slice_s = 0.05);
+  ~CpuSampler();
+  CpuSampler(const CpuSampler&) = delete;
+  CpuSampler& operator=(const CpuSampler&) = delete;
+  /// One slice's rate, in units per second of CPU time.
+  double sample();
+  /// The figure of the rate's estimate, with its unit and how it was counted.
+  CpuFigure figure(const Estimate& rate) const;
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 /// The kernel's figures from /proc/meminfo, in bytes.
 struct MemoryInfo {
@@ -65,12 +81,34 @@ struct MemoryFigure {
 /// positive-alpha points beyond it (at least three needed for each fit).
 void fit_memory_curve(MemoryFigure& figure, double swap_from_mb, bool has_swap);
 
+class HeldMemory;
+
 /// Holds 0, max/levels, ..., max bytes in turn and times the reference task at
 /// each, in CPU time of the probe (page faults and reclaim included, robust to
 /// other processes' load) or, with `wall_clock`, elapsed time (also counts
 /// waiting for swap-ins, and for the core).
-MemoryFigure probe_memory(double max_bytes, int levels, const MemoryInfo& info, const StoppingRule& rule,
-                          const Progress& progress, bool wall_clock = false);
+class MemorySampler {
+public:
+  /// Warms up with one reference task; holds nothing yet.
+  MemorySampler(double max_bytes, int levels, const MemoryInfo& info, bool wall_clock = false);
+  ~MemorySampler();
+  MemorySampler(const MemorySampler&) = delete;
+  MemorySampler& operator=(const MemorySampler&) = delete;
+  /// One figure per level: "memory N MB".
+  std::vector<std::string> names() const;
+  /// The reference task's time at every level (levels visited upwards, then downwards the next call).
+  std::vector<double> sample();
+  /// The curve of the levels' estimates, with alpha and its fits.
+  MemoryFigure figure(const std::vector<Estimate>& task_s) const;
+
+private:
+  MemoryInfo info_;
+  double max_bytes_ = 0;
+  bool wall_clock_ = false;
+  bool upwards_ = true;
+  std::vector<double> level_bytes_;
+  std::vector<std::unique_ptr<HeldMemory>> held_; ///< held_[i] takes level i to level i + 1
+};
 
 /// Disk throughput in bytes per second.
 struct DiskFigure {
@@ -81,8 +119,30 @@ struct DiskFigure {
   std::string note;
 };
 
+class ScratchFile;
+
 /// Writes and reads a temporary file of `file_bytes` in `dir` (removed afterwards).
-DiskFigure probe_disk(const std::string& dir, double file_bytes, const StoppingRule& rule, const Progress& progress);
+class DiskSampler {
+public:
+  /// Creates the file and writes it once; throws Error when `dir` is no directory.
+  DiskSampler(const std::string& dir, double file_bytes);
+  ~DiskSampler();
+  DiskSampler(const DiskSampler&) = delete;
+  DiskSampler& operator=(const DiskSampler&) = delete;
+  /// Buffered write and read, then O_DIRECT write and read where the file system allows.
+  std::vector<std::string> names() const;
+  /// One pass of each, in bytes per second.
+  std::vector<double> sample();
+  /// The figure of the estimates, in names()' order.
+  DiskFigure figure(const std::vector<Estimate>& figures) const;
+
+private:
+  std::unique_ptr<ScratchFile> file_;
+  std::string dir_, note_;
+  std::size_t blocks_ = 0;
+  std::unique_ptr<char, void (*)(void*)> buffer_;
+  bool has_direct_ = false;
+};
 
 /// Message costs of LogP's kind (UniMPP eqs. 6 and 7: one message takes 2 o + l).
 struct NetFigure {
@@ -93,11 +153,31 @@ struct NetFigure {
   std::string between; ///< "loopback TCP between two processes" or the peer
 };
 
-/// Ping-pong over TCP with a child process on 127.0.0.1.
-NetFigure probe_net_loopback(int message_bytes, const StoppingRule& rule, const Progress& progress);
-/// Ping-pong with `perfcast probe --net-serve PORT` running on another host.
-NetFigure probe_net_peer(const std::string& host_port, int message_bytes, const StoppingRule& rule,
-                         const Progress& progress);
+struct Socket;
+
+/// Ping-pong over TCP in batches of round trips: the sending call's time and
+/// the receiving call's (once the reply is there) give o, half a round trip
+/// the one-way time 2 o + l.
+class NetSampler {
+public:
+  /// With a child process echoing on 127.0.0.1.
+  explicit NetSampler(int message_bytes);
+  /// With `perfcast probe --net-serve PORT` running on another host.
+  NetSampler(const std::string& host_port, int message_bytes);
+  ~NetSampler();
+  NetSampler(const NetSampler&) = delete;
+  NetSampler& operator=(const NetSampler&) = delete;
+  /// {one way, o} of one batch, in seconds.
+  std::vector<double> sample();
+  /// The figure of the two estimates.
+  NetFigure figure(const std::vector<Estimate>& figures) const;
+
+private:
+  std::unique_ptr<Socket> socket_;
+  pid_t child_ = -1;
+  int message_bytes_ = 32;
+  std::string between_;
+};
 /// Echoes messages to one peer on `port` until it disconnects.
 void serve_net(int port, int message_bytes);
 

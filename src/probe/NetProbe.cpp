@@ -24,6 +24,9 @@ namespace {
 
 constexpr int kRoundTrips = 200; // per sample
 
+} // namespace
+
+/// A connected or listening TCP socket, closed on destruction.
 struct Socket {
   int fd = -1;
   Socket() = default;
@@ -42,6 +45,8 @@ struct Socket {
   Socket(const Socket&) = delete;
   Socket& operator=(const Socket&) = delete;
 };
+
+namespace {
 
 void no_delay(int fd)
 {
@@ -112,55 +117,17 @@ Socket connect_to(const std::string& host, const std::string& port)
 
 double now_s() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-/// Samples batches of round trips on a connected socket. The sending call's
-/// time is o_s; the receiving call's, once the reply has arrived (waited for
-/// with poll, not counted), is o_r; o is their mean and l what remains of the
-/// one-way time, so that 2 o + l is the one-way time measured.
-NetFigure ping_pong(int fd, int bytes, const StoppingRule& rule, const Progress& progress, std::string between)
-{
-  std::vector<char> buffer(static_cast<std::size_t>(bytes), 'p');
-  std::vector<double> overheads;
-  NetFigure f;
-  f.message_bytes = bytes;
-  f.between = std::move(between);
-  auto sample = [&] {
-    double in_calls = 0, t0 = now_s();
-    for (int i = 0; i < kRoundTrips; ++i) {
-      double s0 = now_s();
-      bool sent = transfer_all(fd, buffer.data(), bytes, true);
-      double s1 = now_s();
-      pollfd ready{fd, POLLIN, 0};
-      while (sent && ::poll(&ready, 1, -1) < 0 && errno == EINTR) {
-      }
-      double r0 = now_s();
-      if (!sent || !transfer_all(fd, buffer.data(), bytes, false))
-        throw Error(fmt::format("net probe: the peer closed the connection ({})", f.between));
-      in_calls += (s1 - s0) + (now_s() - r0);
-    }
-    overheads.push_back(in_calls / (2.0 * kRoundTrips));
-    return (now_s() - t0) / (2.0 * kRoundTrips);
-  };
-  sample(); // warm up: connection and caches
-  overheads.clear();
-  f.one_way_s = measure_until_tight(rule, sample, [&](const Estimate& e) {
-    if (progress)
-      progress("messages", e);
-  });
-  f.overhead_s = summarize(overheads);
-  f.latency_s = std::max(0.0, f.one_way_s.mean - 2 * f.overhead_s.mean);
-  return f;
-}
-
 } // namespace
 
-NetFigure probe_net_loopback(int message_bytes, const StoppingRule& rule, const Progress& progress)
+NetSampler::NetSampler(int message_bytes) : message_bytes_(message_bytes)
 {
+  between_ = "loopback TCP between two processes on this host";
   int port = 0;
   Socket listener = listen_on(0, port);
-  pid_t child = ::fork();
-  if (child < 0)
+  child_ = ::fork();
+  if (child_ < 0)
     throw Error(fmt::format("net probe: cannot start the echo process: {}", std::strerror(errno)));
-  if (child == 0) {
+  if (child_ == 0) {
     int fd = ::accept(listener.fd, nullptr, nullptr);
     if (fd >= 0) {
       no_delay(fd);
@@ -168,27 +135,65 @@ NetFigure probe_net_loopback(int message_bytes, const StoppingRule& rule, const 
     }
     ::_exit(0);
   }
-  NetFigure f;
   try {
-    Socket c = connect_to("127.0.0.1", std::to_string(port));
-    f = ping_pong(c.fd, message_bytes, rule, progress, "loopback TCP between two processes on this host");
+    socket_ = std::make_unique<Socket>(connect_to("127.0.0.1", std::to_string(port)));
   } catch (...) {
-    ::kill(child, SIGKILL);
-    ::waitpid(child, nullptr, 0);
+    ::kill(child_, SIGKILL);
+    ::waitpid(child_, nullptr, 0);
     throw;
   }
-  ::waitpid(child, nullptr, 0); // the child ends when the connection closes
-  return f;
+  sample(); // warm up: connection and caches
 }
 
-NetFigure probe_net_peer(const std::string& host_port, int message_bytes, const StoppingRule& rule,
-                         const Progress& progress)
+NetSampler::NetSampler(const std::string& host_port, int message_bytes) : message_bytes_(message_bytes)
 {
   auto colon = host_port.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == host_port.size())
     throw Error(fmt::format("--net-peer '{}': expected HOST:PORT", host_port));
-  Socket c = connect_to(host_port.substr(0, colon), host_port.substr(colon + 1));
-  return ping_pong(c.fd, message_bytes, rule, progress, "TCP with the echo server at " + host_port);
+  between_ = "TCP with the echo server at " + host_port;
+  socket_ = std::make_unique<Socket>(connect_to(host_port.substr(0, colon), host_port.substr(colon + 1)));
+  sample();
+}
+
+NetSampler::~NetSampler()
+{
+  socket_.reset(); // the echo process ends when the connection closes
+  if (child_ > 0)
+    ::waitpid(child_, nullptr, 0);
+}
+
+std::vector<double> NetSampler::sample()
+{
+  // the sending call's time is o_s; the receiving call's, once the reply has
+  // arrived (waited for with poll, not counted), is o_r; o is their mean and l
+  // what remains of the one-way time, so that 2 o + l is the one-way time
+  std::vector<char> buffer(static_cast<std::size_t>(message_bytes_), 'p');
+  int fd = socket_->fd;
+  double in_calls = 0, t0 = now_s();
+  for (int i = 0; i < kRoundTrips; ++i) {
+    double s0 = now_s();
+    bool sent = transfer_all(fd, buffer.data(), message_bytes_, true);
+    double s1 = now_s();
+    pollfd ready{fd, POLLIN, 0};
+    while (sent && ::poll(&ready, 1, -1) < 0 && errno == EINTR) {
+    }
+    double r0 = now_s();
+    if (!sent || !transfer_all(fd, buffer.data(), message_bytes_, false))
+      throw Error(fmt::format("net probe: the peer closed the connection ({})", between_));
+    in_calls += (s1 - s0) + (now_s() - r0);
+  }
+  return {(now_s() - t0) / (2.0 * kRoundTrips), in_calls / (2.0 * kRoundTrips)};
+}
+
+NetFigure NetSampler::figure(const std::vector<Estimate>& figures) const
+{
+  NetFigure f;
+  f.message_bytes = message_bytes_;
+  f.between = between_;
+  f.one_way_s = figures.at(0);
+  f.overhead_s = figures.at(1);
+  f.latency_s = std::max(0.0, f.one_way_s.mean - 2 * f.overhead_s.mean);
+  return f;
 }
 
 void serve_net(int port, int message_bytes)

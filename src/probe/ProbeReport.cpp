@@ -41,7 +41,11 @@ json figures_json(const ProbeResult& r)
               {"confidence", 0.95},
               {"min_samples", r.rule.min_samples},
               {"max_samples", r.rule.max_samples},
-              {"sample_size", "n = (z s / (e mean))^2, z = 1.96"}}},
+              {"sample_size", "n = (z s / (e mean))^2, z = 1.96"},
+              {"interleaved", "one sample of every figure per round, rounds until every figure's rule is met and "
+                              "min_seconds have passed"},
+              {"min_seconds", r.min_seconds},
+              {"seconds", r.seconds}}},
             {"cpu", {{"rate_per_s", estimate_json(r.cpu.rate)}, {"unit", r.cpu.unit}, {"how", r.cpu.how}}},
             {"memory_info",
              {{"main_bytes", r.memory_info.total_bytes},
@@ -133,9 +137,10 @@ json probe_platform(const ProbeResult& r)
 
 std::string figures_text(const ProbeResult& r)
 {
-  std::string out = fmt::format("{} ({} cores), 95% intervals within {:.3g}% of the mean, {} to {} samples\n",
+  std::string out = fmt::format("{} ({} cores), 95% intervals within {:.3g}% of the mean, {} to {} samples, one "
+                                "of every figure per round over {:.1f} s (at least {:.0f} s)\n",
                                 r.machine.host, r.machine.cores, 100 * r.rule.relative_error, r.rule.min_samples,
-                                r.rule.max_samples);
+                                r.rule.max_samples, r.seconds, r.min_seconds);
   out += line("cpu rate", r.cpu.rate, 1e9, "G" + r.cpu.unit + "/s");
   out += "  " + r.cpu.how + "\n";
   if (r.memory) {

@@ -21,6 +21,8 @@ struct ProbeResult {
   double disk_file_bytes = 0;
   std::optional<NetFigure> net;
   double loopback_bytes_per_s = 0; ///< memcpy bandwidth, the loopback link's
+  double seconds = 0;              ///< how long the interleaved rounds took
+  double min_seconds = 0;          ///< the least time asked for
 };
 
 /// An estimate as {mean, sd, n, ci95: [low, high], converged}.

@@ -1,7 +1,9 @@
 #include "probe/SampleStats.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace perfcast::probe {
 
@@ -63,6 +65,60 @@ Estimate measure_until_tight(const StoppingRule& rule, const std::function<doubl
   Estimate e = summarize(samples);
   e.converged = e.n >= 2 && e.n >= required_samples(e.mean, e.sd, rule.relative_error);
   return e;
+}
+
+std::vector<std::vector<Estimate>> measure_interleaved(const StoppingRule& rule, const std::vector<SampleGroup>& groups,
+                                                       const RoundLimits& limits, const RoundProgress& progress)
+{
+  auto steady = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  auto clock = limits.clock ? limits.clock : std::function<double()>(steady);
+  std::vector<std::vector<std::vector<double>>> samples(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    if (groups[g].ruled.size() != groups[g].names.size())
+      throw std::logic_error("measure_interleaved: a group's ruled flags do not match its names");
+    samples[g].resize(groups[g].names.size());
+  }
+  double t0 = clock();
+  for (long round = 1;; ++round) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      std::vector<double> values = groups[g].sample();
+      if (values.size() != groups[g].names.size())
+        throw std::logic_error("measure_interleaved: a group returned the wrong number of samples");
+      for (std::size_t f = 0; f < values.size(); ++f)
+        samples[g][f].push_back(values[f]);
+    }
+    bool tight = true;
+    double widest = -1;
+    std::string widest_name;
+    Estimate widest_estimate;
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      for (std::size_t f = 0; f < samples[g].size(); ++f) {
+        if (!groups[g].ruled[f])
+          continue;
+        tight = tight && enough_samples(samples[g][f], rule);
+        Estimate e = summarize(samples[g][f]);
+        double width = e.n > 1 ? e.relative_half_width() : std::numeric_limits<double>::infinity();
+        if (width > widest) {
+          widest = width;
+          widest_name = groups[g].names[f];
+          widest_estimate = e;
+        }
+      }
+    if (progress)
+      progress(round, widest_name, widest_estimate);
+    if (round >= rule.max_samples || (tight && clock() - t0 >= limits.min_seconds))
+      break;
+  }
+  std::vector<std::vector<Estimate>> out(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    for (const std::vector<double>& figure : samples[g]) {
+      Estimate e = summarize(figure);
+      e.converged = e.n >= 2 && e.n >= required_samples(e.mean, e.sd, rule.relative_error);
+      out[g].push_back(e);
+    }
+  return out;
 }
 
 } // namespace perfcast::probe

@@ -47,4 +47,29 @@ bool enough_samples(const std::vector<double>& samples, const StoppingRule& rule
 Estimate measure_until_tight(const StoppingRule& rule, const std::function<double()>& sample,
                              const std::function<void(const Estimate&)>& progress = {});
 
+/// Figures measured together: one call of `sample` returns one sample of each, in `names`' order.
+struct SampleGroup {
+  std::vector<std::string> names;
+  std::vector<bool> ruled; ///< whether the stopping rule waits for each figure (the others are only reported)
+  std::function<std::vector<double>()> sample;
+};
+
+/// When to stop the interleaved rounds, besides the rule.
+struct RoundLimits {
+  double min_seconds = 0;           ///< keep sampling at least this long (by `clock`)
+  std::function<double()> clock;    ///< seconds; empty means the steady clock
+};
+
+/// Told the round and the ruled figure whose interval is widest relative to its mean.
+using RoundProgress = std::function<void(long round, const std::string& widest, const Estimate& so_far)>;
+
+/// Samples every group in turn, one sample of each figure per round, until
+/// every ruled figure meets the rule and `limits.min_seconds` have passed, or
+/// the rule's maximum count of rounds: every figure's samples spread over the
+/// whole run, so its interval covers what the machine did during the run, not
+/// during a fraction of a second. Returns the estimates group by group.
+std::vector<std::vector<Estimate>> measure_interleaved(const StoppingRule& rule, const std::vector<SampleGroup>& groups,
+                                                       const RoundLimits& limits = {},
+                                                       const RoundProgress& progress = {});
+
 } // namespace perfcast::probe

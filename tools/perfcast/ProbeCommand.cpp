@@ -9,6 +9,7 @@
 #include "probe/CpuRate.hpp"
 #include "probe/ProbeReport.hpp"
 
+#include <chrono>
 #include <fmt/format.h>
 #include <iostream>
 #include <sys/stat.h>
@@ -20,7 +21,7 @@ namespace {
 struct ProbeArgs {
   std::string output, dir = ".", memory_max, disk_size = "64MiB", net_peer, memory_clock = "cpu";
   std::vector<std::string> skip;
-  double relative_error = 0.02;
+  double relative_error = 0.02, min_seconds = 30;
   long min_samples = 5, max_samples = 50;
   int memory_levels = 8, net_serve = 0, message_bytes = 32;
   bool json = false, force = false, allow_swap = false;
@@ -43,6 +44,8 @@ void check(const ProbeArgs& a)
   if (a.min_samples < 2 || a.max_samples < a.min_samples || a.max_samples > 100000)
     throw Error(fmt::format("--min-samples {} --max-samples {}: expected 2 <= min <= max <= 100000", a.min_samples,
                             a.max_samples));
+  if (!(a.min_seconds >= 0 && a.min_seconds <= 3600))
+    throw Error(fmt::format("--min-seconds {}: expected 0 to 3600", a.min_seconds));
   if (a.memory_levels < 2 || a.memory_levels > 64)
     throw Error(fmt::format("--memory-levels {}: expected 2 to 64 (three points at least for a fit)",
                             a.memory_levels));
@@ -88,24 +91,51 @@ int run_probe(const ProbeArgs& a)
   r.machine = describe_this_machine();
 
   bool tty = ::isatty(STDERR_FILENO);
-  probe::Progress progress = [tty](const std::string& figure, const probe::Estimate& e) {
+  probe::RoundProgress progress = [tty](long round, const std::string& widest, const probe::Estimate& e) {
     if (tty)
-      std::cerr << fmt::format("\r\033[Kprobe {}: sample {}, mean {:.5g}, 95% half-width {:.2f}%", figure, e.n,
-                               e.mean, e.n > 1 ? 100 * e.relative_half_width() : 100.0)
+      std::cerr << fmt::format("\r\033[Kprobe round {}: widest interval {} (mean {:.5g}, 95% half-width {:.2f}%)",
+                               round, widest, e.mean, e.n > 1 ? 100 * e.relative_half_width() : 100.0)
                 << std::flush;
   };
-  r.cpu = probe::probe_cpu(r.rule, progress);
-  if (!skipped(a, "memory"))
-    r.memory = probe::probe_memory(memory_max, a.memory_levels, r.memory_info, r.rule, progress,
-                                    a.memory_clock == "wall");
+  // every probe takes one sample of each of its figures per round, in turn,
+  // so that each figure's samples spread over the whole run
+  probe::CpuSampler cpu;
+  std::unique_ptr<probe::MemorySampler> memory;
+  std::unique_ptr<probe::DiskSampler> disk;
+  std::unique_ptr<probe::NetSampler> net;
+  std::vector<probe::SampleGroup> groups{{{"cpu"}, {true}, [&cpu] { return std::vector<double>{cpu.sample()}; }}};
+  if (!skipped(a, "memory")) {
+    memory = std::make_unique<probe::MemorySampler>(memory_max, a.memory_levels, r.memory_info,
+                                                    a.memory_clock == "wall");
+    auto names = memory->names();
+    groups.push_back({names, std::vector<bool>(names.size(), true), [&memory] { return memory->sample(); }});
+  }
   if (!skipped(a, "disk")) {
     r.disk_dir = a.dir;
     r.disk_file_bytes = disk_bytes;
-    r.disk = probe::probe_disk(a.dir, disk_bytes, r.rule, progress);
+    disk = std::make_unique<probe::DiskSampler>(a.dir, disk_bytes);
+    auto names = disk->names();
+    groups.push_back({names, std::vector<bool>(names.size(), true), [&disk] { return disk->sample(); }});
   }
-  if (!skipped(a, "net"))
-    r.net = a.net_peer.empty() ? probe::probe_net_loopback(a.message_bytes, r.rule, progress)
-                               : probe::probe_net_peer(a.net_peer, a.message_bytes, r.rule, progress);
+  if (!skipped(a, "net")) {
+    net = a.net_peer.empty() ? std::make_unique<probe::NetSampler>(a.message_bytes)
+                             : std::make_unique<probe::NetSampler>(a.net_peer, a.message_bytes);
+    // o is reported with the one-way time; the rule waits for the one-way time only
+    groups.push_back({{"messages one way", "messages overhead"}, {true, false}, [&net] { return net->sample(); }});
+  }
+  auto start = std::chrono::steady_clock::now();
+  auto estimates = probe::measure_interleaved(r.rule, groups, {a.min_seconds, {}}, progress);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.min_seconds = a.min_seconds;
+  std::size_t g = 0;
+  r.cpu = cpu.figure(estimates[g++][0]);
+  if (memory)
+    r.memory = memory->figure(estimates[g++]);
+  if (disk)
+    r.disk = disk->figure(estimates[g++]);
+  if (net)
+    r.net = net->figure(estimates[g++]);
+  net.reset(); // the loopback echo process ends before the memcpy timing
   r.loopback_bytes_per_s = measure_memcpy_rate();
   if (tty)
     std::cerr << "\r\033[K";
@@ -131,6 +161,10 @@ void add_probe_commands(CLI::App& app, std::vector<Command>& out)
       ->capture_default_str();
   p->add_option("--min-samples", a->min_samples, "fewest repetitions of a figure")->capture_default_str();
   p->add_option("--max-samples", a->max_samples, "most repetitions of a figure")->capture_default_str();
+  p->add_option("--min-seconds", a->min_seconds,
+                "keep taking rounds of samples (one of every figure per round) at least this long, so that each "
+                "figure's interval covers the machine's drift over that time")
+      ->capture_default_str();
   p->add_option("--memory-max", a->memory_max,
                 "most memory the memory probe holds (default: 2GiB or a tenth of MemAvailable, the smaller; at most "
                 "half of MemAvailable, or available plus 90% of swap with --allow-swap)");
