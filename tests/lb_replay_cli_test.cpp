@@ -77,6 +77,26 @@ TEST(LbReplayCli, VpStackAddsToEveryMigration)
   EXPECT_NE(bad.output.find("--vp-stack lots: expected a size in bytes"), std::string::npos) << bad.output;
 }
 
+TEST(LbReplayCli, StepAndMigrationCostsLengthenTheBalancingStep)
+{
+  // As above: one migration (core 0 -> core 1), so each core packs or unpacks
+  // one VP; the step lasts 2 ms + 10 ms + the 0.0101 s transfer. The trace
+  // has no messages, so --message-cpu changes nothing here.
+  LbReplayFiles f;
+  auto r = f.run("--cores 2 --mapping round-robin --net loggp --balancer greedy --period 1 --step-cost 2ms "
+                 "--migration-cost 0.01 --message-cpu 20us --json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output);
+  EXPECT_NEAR(j["balancing_s"].get<double>(), 0.002 + 0.010 + 0.0101, 1e-12);
+  EXPECT_DOUBLE_EQ(j["makespan_without_balancing_s"].get<double>(), 3.2);
+  for (const char* option : {"--message-cpu", "--migration-cost", "--step-cost"}) {
+    auto bad = f.run(std::string("--cores 2 ") + option + " -1ms");
+    EXPECT_NE(bad.status, 0) << option;
+    EXPECT_NE(bad.output.find(std::string(option) + " -1ms: expected a duration of 0 or more"), std::string::npos)
+        << bad.output;
+  }
+}
+
 TEST(LbReplayCli, TableShowsMakespansAndMigrations)
 {
   LbReplayFiles f;

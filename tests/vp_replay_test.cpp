@@ -22,6 +22,9 @@ struct VpFixture {
   test::TempDir dir;
   Platform platform = parse_simgrid_platform(kCluster, "c.xml");
   std::uint64_t stack_bytes = 0; ///< VpOptions::stack_bytes of every replay
+  double message_cpu_s = 0;      ///< VpOptions::message_cpu_s of every replay
+  double migration_cpu_s = 0;    ///< VpOptions::migration_cpu_s of every replay
+  double step_s = 0;             ///< VpOptions::step_s of every replay
 
   TraceIndex trace(const std::vector<std::string>& ranks)
   {
@@ -43,6 +46,9 @@ struct VpFixture {
     options.core_of_vp = mapping;
     options.period = period;
     options.stack_bytes = stack_bytes;
+    options.message_cpu_s = message_cpu_s;
+    options.migration_cpu_s = migration_cpu_s;
+    options.step_s = step_s;
     options.balancer = lb::balancer_function(lb::parse_balancer_spec(balancer));
     return replay_over_decomposed(t, platform, place_by_policy(platform, "round-robin", cores), options);
   }
@@ -222,4 +228,68 @@ TEST(VpReplay, APeriodOnATraceWithoutMigrationPointsIsAnErrorNamingTheFile)
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("rank0.txt: no 'migrate' action"), std::string::npos) << e.what();
   }
+}
+
+TEST(VpReplay, EachMessageCostsItsSenderAndItsReceiverMessageCpu)
+{
+  // Two VPs on two cores (n0, n1), a ping-pong of 1000 bytes, S = 1 ms of
+  // message CPU; a message takes m = 2 x 50 us + (1000 + 16) / 1.25e8 s (loggp,
+  // with SMPI's 16-byte envelope).
+  // VP0 computes S (0 -> S) and sends; VP1's receive returns at S + m and
+  // costs S after it (2S + m), its reply costs S before it (3S + m) and
+  // arrives at 3S + 2m; VP0's receive returns then and costs S: it ends at
+  // 4S + 2m, having computed 2S. Without message CPU the round trip is 2m.
+  VpFixture f;
+  std::vector<std::string> ping = {"0 init\n0 send 1 0 1000\n0 recv 1 0 1000\n0 finalize\n",
+                                   "1 init\n1 recv 0 0 1000\n1 send 0 0 1000\n1 finalize\n"};
+  double m = 100e-6 + 1016 / 1.25e8, S = 1e-3;
+  auto plain = f.replay(ping, 2, {0, 1}, 0, "none", "loggp");
+  EXPECT_NEAR(plain.replay.makespan_s, 2 * m, 1e-12);
+  f.message_cpu_s = S;
+  auto r = f.replay(ping, 2, {0, 1}, 0, "none", "loggp");
+  EXPECT_NEAR(r.replay.makespan_s, 4 * S + 2 * m, 1e-12);
+  EXPECT_NEAR(r.replay.ranks[0].compute_s, 2 * S, 1e-12);
+  EXPECT_NEAR(r.replay.ranks[1].compute_s, 2 * S, 1e-12);
+}
+
+TEST(VpReplay, NonBlockingReceivesPayTheirMessageCpuAfterTheWait)
+{
+  // VP1 sends two messages to VP0, each after S of message CPU: they leave at
+  // S and 2S and arrive at S + m and 2S + m (loggp: no contention). VP0 posts
+  // two irecvs and waits for both: the wait returns at 2S + m, then the two
+  // receives cost 2S: VP0 ends at 4S + m. Had each receive been charged when
+  // posted, VP0 would have paid before the messages came and ended at 2S + m.
+  VpFixture f;
+  f.message_cpu_s = 1e-3;
+  double m = 100e-6 + 1016 / 1.25e8, S = 1e-3;
+  auto r = f.replay({"0 init\n0 irecv 1 0 1000\n0 irecv 1 1 1000\n0 waitall\n0 finalize\n",
+                     "1 init\n1 send 0 0 1000\n1 send 0 1 1000\n1 finalize\n"},
+                    2, {0, 1}, 0, "none", "loggp");
+  EXPECT_NEAR(r.replay.ranks[0].finish_s, 4 * S + m, 1e-12);
+  EXPECT_NEAR(r.replay.ranks[1].finish_s, 2 * S, 1e-12);
+}
+
+TEST(VpReplay, AStepCostsStepTimePlusMigrationCpuOfTheBusiestCore)
+{
+  // As OneMigrationCostsLatencyPlusBytesOverBandwidth: greedy moves VP2 from
+  // core 0 to core 1, so each core packs or unpacks one VP. With a step cost
+  // of 2 ms and 10 ms per migration the step lasts 0.002 + 0.010 before the
+  // transfer's 0.0101 s: it ends at 1.6221 and the makespan is 2.7221.
+  VpFixture f;
+  f.step_s = 0.002;
+  f.migration_cpu_s = 0.010;
+  auto r = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 1, "greedy", "loggp");
+  ASSERT_EQ(r.steps.size(), 1u);
+  EXPECT_NEAR(r.steps[0].end_s - r.steps[0].start_s, 0.002 + 0.010 + 0.0101, 1e-12);
+  EXPECT_NEAR(r.replay.makespan_s, 2.7221, 1e-12);
+  // rotate moves all four VPs: each core sends two and receives two, 4 x 10 ms
+  // one after the other, then the four transfers run at once (0.0101 s each)
+  auto all = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 1, "rotate", "loggp");
+  ASSERT_EQ(all.steps.size(), 1u);
+  EXPECT_EQ(all.steps[0].migrations, 4u);
+  EXPECT_NEAR(all.steps[0].end_s - all.steps[0].start_s, 0.002 + 4 * 0.010 + 0.0101, 1e-12);
+  // a step that moves nothing still costs its step time, and no migration CPU
+  auto none = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 1, "none", "loggp");
+  ASSERT_EQ(none.steps.size(), 1u);
+  EXPECT_NEAR(none.steps[0].end_s - none.steps[0].start_s, 0.002, 1e-12);
 }

@@ -15,7 +15,18 @@
  * `perfcast trace`). Trace with period 1 and let `perfcast lb replay --period K`
  * balance at every K-th point; under AMPI, period K balances as often.
  *
- * usage: imbalance2d [iterations=100] [G=256] [base=200] [period=1]   (period 0: never)
+ * With shape `diagonal` the cost is asymmetric and its front moves along the
+ * diagonal, so that no block mapping balances it (the paper's Ondes3D case):
+ *   x 3 near two borders  cells within G/8 of the north or the west edge,
+ *   x 5 in the front      cells whose gx + gy lies in a band G/4 wide that moves
+ *                         from the north-west corner to the south-east one.
+ * Block mapping gives a PE consecutive ranks, that is whole rows of blocks: the
+ * north PE carries the heavy border all along and the front in the first half
+ * of the run, the south PE the front in the second half.
+ * Shape `uniform` costs base everywhere (no imbalance: for overhead probes).
+ *
+ * usage: imbalance2d [iterations=100] [G=256] [base=200] [period=1] [shape=band|diagonal|uniform]
+ *        (period 0: never)
  * The same G at any rank count is the same problem: traces recorded at 64 and
  * 16 ranks describe the same work in finer and coarser pieces. Rank 0 prints
  * the wall time of the iteration loop, between two barriers (start-up and
@@ -23,6 +34,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "perfcast_ampi.h"
 
@@ -36,9 +48,23 @@ static void grid_dims(int size, int *py, int *px)
   *px = size / best;
 }
 
+enum shape { SHAPE_BAND, SHAPE_DIAGONAL, SHAPE_UNIFORM };
+
 /* multiply-adds per cell at global cell (gx, gy) in iteration it of n */
-static int cell_cost(int gx, int gy, int g, int it, int n, int base)
+static int cell_cost(enum shape shape, int gx, int gy, int g, int it, int n, int base)
 {
+  if (shape == SHAPE_UNIFORM)
+    return base;
+  if (shape == SHAPE_DIAGONAL) {
+    int border = g / 8, width = g / 4;
+    int cost = base;
+    if (gx < border || gy < border)
+      cost *= 3;
+    int front = (int)((long)(2 * g - 1 - width) * it / (n > 1 ? n - 1 : 1)); /* lowest gx + gy in the band */
+    if (gx + gy >= front && gx + gy < front + width)
+      cost *= 5;
+    return cost;
+  }
   int border = g / 8;
   int cost = base;
   if (gx < border || gy < border || gx >= g - border || gy >= g - border)
@@ -59,6 +85,17 @@ int main(int argc, char **argv)
   int g = argc > 2 ? atoi(argv[2]) : 256;
   int base = argc > 3 ? atoi(argv[3]) : 200;
   int period = argc > 4 ? atoi(argv[4]) : 1;
+  const char *shape_name = argc > 5 ? argv[5] : "band";
+  enum shape shape = SHAPE_BAND;
+  if (strcmp(shape_name, "diagonal") == 0)
+    shape = SHAPE_DIAGONAL;
+  else if (strcmp(shape_name, "uniform") == 0)
+    shape = SHAPE_UNIFORM;
+  else if (strcmp(shape_name, "band") != 0) {
+    if (rank == 0)
+      fprintf(stderr, "imbalance2d: shape '%s': expected band, diagonal or uniform\n", shape_name);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   int py, px;
   grid_dims(size, &py, &px);
   if (period < 0) {
@@ -129,7 +166,7 @@ int main(int argc, char **argv)
     for (int j = 1; j <= ny; j++)
       for (int i = 1; i <= nx; i++) {
         double s = 0.25 * (u[(j - 1) * w + i] + u[(j + 1) * w + i] + u[j * w + i - 1] + u[j * w + i + 1]);
-        int cost = cell_cost(x0 + i - 1, y0 + j - 1, g, it, iterations, base);
+        int cost = cell_cost(shape, x0 + i - 1, y0 + j - 1, g, it, iterations, base);
         for (int k = 0; k < cost; k++)
           s = s * 0.9999999 + 1e-7;
         local += (s - u[j * w + i]) * (s - u[j * w + i]);

@@ -30,6 +30,13 @@ struct VpOptions {
   /// Bytes a migrating VP carries besides its traced heap: AMPI packs each rank's whole
   /// user-level thread stack (+tcharm_stacksize, 1 MiB by default), which no trace records.
   std::uint64_t stack_bytes = 0;
+  /// CPU seconds a VP's core spends on each point-to-point message it sends and each it receives
+  /// (AMPI's messaging and thread switches run on the PE; collectives count their messages).
+  double message_cpu_s = 0;
+  /// CPU seconds a migration costs its old core (packing) and its new core (unpacking) each.
+  double migration_cpu_s = 0;
+  /// Seconds every balancing step costs besides its migrations (the runtime's statistics and decision).
+  double step_s = 0;
   bool record_core_timeline = false; ///< fill VpReport::core_timeline
 };
 

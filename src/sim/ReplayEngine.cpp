@@ -75,8 +75,12 @@ ReplayReport ReplayEngine::run()
     for (std::uint32_t id : done)
       resume_from(exec_of_cpu_[id], Status::Computing);
     std::uint32_t e;
-    while (timers_.pop_until(t, e))
-      resume_from(e, Status::Sleeping);
+    while (timers_.pop_until(t, e)) {
+      if (e == balance_timer_)
+        start_migrations();
+      else
+        resume_from(e, Status::Sleeping);
+    }
   }
   check_deadlock();
   ReplayReport report;
@@ -147,6 +151,8 @@ bool ReplayEngine::fetch(std::uint32_t e)
     return true;
   }
   expand(e, rank.action);
+  if (vp_ && vp_->message_cpu_s > 0)
+    charge_message_cpu(e);
   if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
                        rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {
     MicroOp check;

@@ -86,7 +86,9 @@ private:
   void migration_point(std::uint32_t e);
   void vp_trace_ended(Rank& rank);
   void balance();
+  void start_migrations();
   void end_balance();
+  void charge_message_cpu(std::uint32_t e);
   void migration_done();
 
   // ---- deadlock report (ReplayDiagnostics.cpp)
@@ -121,6 +123,8 @@ private:
   VpReport vp_result_;
   int at_balance_ = 0;            // VPs waiting at the balancing step
   int migrations_in_flight_ = 0;
+  std::uint32_t balance_timer_ = kNone; // the timer id of a step's CPU phase (an exec slot never run)
+  std::vector<std::pair<int, int>> moves_; // (VP, old host) of the step's migrations
 };
 
 } // namespace perfcast::replay

@@ -4,6 +4,7 @@
 #include "sim/ReplayEngine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 
 namespace perfcast::replay {
@@ -23,6 +24,13 @@ void ReplayEngine::set_vp(const VpOptions& options, const Placement& core_host)
         throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
                                 platform_.hosts()[static_cast<std::size_t>(h)].name,
                                 platform_.hosts()[static_cast<std::size_t>(g)].name));
+  for (double s : {options.message_cpu_s, options.migration_cpu_s, options.step_s})
+    if (!(s >= 0) || !std::isfinite(s))
+      throw Error(fmt::format("an AMPI overhead of {} s: expected a finite number of seconds, 0 or more", s));
+  if (balance_timer_ == kNone) {
+    balance_timer_ = execs_.acquire(); // a slot that never runs: its id names the step's timer
+    exec(balance_timer_).status = Status::Done;
+  }
   cores_.assign(static_cast<std::size_t>(P), Core{});
   for (int c = 0; c < P; ++c)
     cores_[static_cast<std::size_t>(c)].host = core_host[static_cast<std::size_t>(c)];
@@ -141,17 +149,40 @@ void ReplayEngine::balance()
   step.start_s = step.end_s = now_;
   step.max_avg_load = total > 0 ? peak / (total / static_cast<double>(loads.size())) : 1.0;
   lb::LbDecision decision = vp_->balancer(problem);
+  // The runtime's CPU phase: every core packs the VPs it sends and unpacks
+  // those it receives, migration_cpu_s each, one after the other, and the step
+  // costs step_s besides; the cores work in parallel, so the phase lasts
+  // step_s + migration_cpu_s x the most VPs any core sends plus receives.
+  std::vector<int> moved(cores_.size(), 0);
+  moves_.clear();
   for (std::size_t v = 0; v < ranks_.size(); ++v) {
     Rank& rank = ranks_[v];
     int to = decision.new_pe[v];
     if (to == rank.core)
       continue;
-    int from_host = rank.host;
+    ++moved[static_cast<std::size_t>(rank.core)];
+    ++moved[static_cast<std::size_t>(to)];
+    moves_.emplace_back(static_cast<int>(v), rank.host);
     rank.core = to;
     rank.host = cores_[static_cast<std::size_t>(to)].host;
     ++step.migrations;
+    step.bytes += rank.migrate_bytes + vp_->stack_bytes;
+  }
+  vp_result_.steps.push_back(step);
+  int most = moves_.empty() ? 0 : *std::max_element(moved.begin(), moved.end());
+  double cpu = vp_->step_s + vp_->migration_cpu_s * most;
+  if (cpu > 0)
+    timers_.schedule(balance_timer_, now_ + cpu);
+  else
+    start_migrations();
+}
+
+// The step's migrations, sent at once over the network; the step ends with the last.
+void ReplayEngine::start_migrations()
+{
+  for (auto [v, from_host] : moves_) {
+    const Rank& rank = ranks_[static_cast<std::size_t>(v)];
     std::uint64_t payload = rank.migrate_bytes + vp_->stack_bytes;
-    step.bytes += payload;
     // the VP's memory (heap and thread stack) travels alone: no MPI envelope
     std::uint32_t flow = net_->start(from_host, rank.host, static_cast<double>(payload), now_);
     if (flow >= transfers_.size())
@@ -159,9 +190,41 @@ void ReplayEngine::balance()
     transfers_[flow] = {kNone, kNone};
     ++migrations_in_flight_;
   }
-  vp_result_.steps.push_back(step);
+  moves_.clear();
   if (migrations_in_flight_ == 0)
     end_balance();
+}
+
+// AMPI's messages take CPU on the PE: each send costs message_cpu_s before it
+// leaves, each blocking receive after it returns, and the non-blocking
+// receives posted so far after the next wait of the VP returns.
+void ReplayEngine::charge_message_cpu(std::uint32_t e)
+{
+  Exec& x = exec(e);
+  Rank& rank = rank_of(x);
+  double flops = vp_->message_cpu_s * platform_.hosts()[static_cast<std::size_t>(rank.host)].speed_flops;
+  std::vector<MicroOp> charged;
+  charged.reserve(x.ops.size() * 2);
+  MicroOp cpu;
+  cpu.code = OpCode::Compute;
+  for (const MicroOp& op : x.ops) {
+    bool wait = op.code == OpCode::WaitKey || op.code == OpCode::WaitAll || op.code == OpCode::WaitAny ||
+                op.code == OpCode::WaitGroup;
+    if (op.code == OpCode::Send || op.code == OpCode::Isend) {
+      cpu.value = flops;
+      charged.push_back(cpu);
+    }
+    charged.push_back(op);
+    if (op.code == OpCode::Irecv)
+      ++rank.unpaid_receives;
+    if (op.code == OpCode::Recv || (wait && rank.unpaid_receives > 0)) {
+      cpu.value = flops * (op.code == OpCode::Recv ? 1.0 : static_cast<double>(rank.unpaid_receives));
+      if (op.code != OpCode::Recv)
+        rank.unpaid_receives = 0;
+      charged.push_back(cpu);
+    }
+  }
+  x.ops = std::move(charged);
 }
 
 void ReplayEngine::end_balance()
