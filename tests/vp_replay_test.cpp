@@ -23,6 +23,7 @@ struct VpFixture {
   Platform platform = parse_simgrid_platform(kCluster, "c.xml");
   std::uint64_t stack_bytes = 0; ///< VpOptions::stack_bytes of every replay
   double message_cpu_s = 0;      ///< VpOptions::message_cpu_s of every replay
+  double local_message_cpu_s = 0; ///< VpOptions::local_message_cpu_s of every replay
   double migration_cpu_s = 0;    ///< VpOptions::migration_cpu_s of every replay
   double step_s = 0;             ///< VpOptions::step_s of every replay
 
@@ -47,6 +48,7 @@ struct VpFixture {
     options.period = period;
     options.stack_bytes = stack_bytes;
     options.message_cpu_s = message_cpu_s;
+    options.local_message_cpu_s = local_message_cpu_s;
     options.migration_cpu_s = migration_cpu_s;
     options.step_s = step_s;
     options.balancer = lb::balancer_function(lb::parse_balancer_spec(balancer));
@@ -292,4 +294,22 @@ TEST(VpReplay, AStepCostsStepTimePlusMigrationCpuOfTheBusiestCore)
   auto none = f.replay(two_iterations(), 2, round_robin_mapping(4, 2), 1, "none", "loggp");
   ASSERT_EQ(none.steps.size(), 1u);
   EXPECT_NEAR(none.steps[0].end_s - none.steps[0].start_s, 0.002, 1e-12);
+}
+
+TEST(VpReplay, MessagesBetweenVpsOfOneCoreCostLocalMessageCpu)
+{
+  // The ping-pong of EachMessageCostsItsSenderAndItsReceiverMessageCpu with
+  // both VPs on core 0 (n0): the messages cross n0's loopback (time l each)
+  // and cost L = 2 ms of CPU on each side, S = 1 ms (between cores) not at
+  // all. VP0: L (0 -> L), send, recv blocks; VP1 takes the core, its receive
+  // returns at L + l, then L + L (2L + l, 3L + l: reply sent); VP0's receive
+  // returns at 3L + 2l and costs L: the makespan is 4L + 2l = plain + 4L.
+  VpFixture f;
+  std::vector<std::string> ping = {"0 init\n0 send 1 0 1000\n0 recv 1 0 1000\n0 finalize\n",
+                                   "1 init\n1 recv 0 0 1000\n1 send 0 0 1000\n1 finalize\n"};
+  auto plain = f.replay(ping, 1, {0, 0}, 0, "none", "loggp");
+  f.message_cpu_s = 1e-3;
+  f.local_message_cpu_s = 2e-3;
+  auto r = f.replay(ping, 1, {0, 0}, 0, "none", "loggp");
+  EXPECT_NEAR(r.replay.makespan_s, plain.replay.makespan_s + 4 * 2e-3, 1e-12);
 }

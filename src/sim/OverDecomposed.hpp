@@ -30,9 +30,11 @@ struct VpOptions {
   /// Bytes a migrating VP carries besides its traced heap: AMPI packs each rank's whole
   /// user-level thread stack (+tcharm_stacksize, 1 MiB by default), which no trace records.
   std::uint64_t stack_bytes = 0;
-  /// CPU seconds a VP's core spends on each point-to-point message it sends and each it receives
-  /// (AMPI's messaging and thread switches run on the PE; collectives count their messages).
+  /// CPU seconds a VP's core spends on each point-to-point message it sends to, or receives from,
+  /// a VP on another core (AMPI's messaging runs on the PE; collectives count their messages).
   double message_cpu_s = 0;
+  /// The same for a message between two VPs of one core.
+  double local_message_cpu_s = 0;
   /// CPU seconds a migration costs its old core (packing) and its new core (unpacking) each.
   double migration_cpu_s = 0;
   /// Seconds every balancing step costs besides its migrations (the runtime's statistics and decision).

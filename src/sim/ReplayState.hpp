@@ -93,7 +93,7 @@ struct Rank {
   std::uint64_t migrate_bytes = 0;    // payload of the latest migrate action
   double compute_at_iteration = 0;    // report.compute_s at the latest migration point
   double compute_at_step = 0;         // report.compute_s at the latest balancing step
-  std::uint32_t unpaid_receives = 0;  // non-blocking receives whose message CPU the next wait charges
+  double unpaid_receive_s = 0;        // message CPU of non-blocking receives, charged after the next wait
 };
 
 // A core of an over-decomposed replay: the VP running on it and those waiting for it.

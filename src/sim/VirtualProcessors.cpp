@@ -24,7 +24,7 @@ void ReplayEngine::set_vp(const VpOptions& options, const Placement& core_host)
         throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
                                 platform_.hosts()[static_cast<std::size_t>(h)].name,
                                 platform_.hosts()[static_cast<std::size_t>(g)].name));
-  for (double s : {options.message_cpu_s, options.migration_cpu_s, options.step_s})
+  for (double s : {options.message_cpu_s, options.local_message_cpu_s, options.migration_cpu_s, options.step_s})
     if (!(s >= 0) || !std::isfinite(s))
       throw Error(fmt::format("an AMPI overhead of {} s: expected a finite number of seconds, 0 or more", s));
   if (balance_timer_ == kNone) {
@@ -195,14 +195,22 @@ void ReplayEngine::start_migrations()
     end_balance();
 }
 
-// AMPI's messages take CPU on the PE: each send costs message_cpu_s before it
+// AMPI's messages take CPU on the PE: each send costs its CPU before it
 // leaves, each blocking receive after it returns, and the non-blocking
-// receives posted so far after the next wait of the VP returns.
+// receives posted so far after the next wait of the VP returns. A message
+// between VPs on different cores costs message_cpu_s on each side, one
+// between VPs of the same core local_message_cpu_s (a receive from any source
+// counts as one between cores).
 void ReplayEngine::charge_message_cpu(std::uint32_t e)
 {
   Exec& x = exec(e);
   Rank& rank = rank_of(x);
-  double flops = vp_->message_cpu_s * platform_.hosts()[static_cast<std::size_t>(rank.host)].speed_flops;
+  double speed = platform_.hosts()[static_cast<std::size_t>(rank.host)].speed_flops;
+  auto cost = [&](const MicroOp& op) {
+    bool local = op.peer >= 0 && static_cast<std::size_t>(op.peer) < ranks_.size() &&
+                 ranks_[static_cast<std::size_t>(op.peer)].core == rank.core;
+    return local ? vp_->local_message_cpu_s : vp_->message_cpu_s;
+  };
   std::vector<MicroOp> charged;
   charged.reserve(x.ops.size() * 2);
   MicroOp cpu;
@@ -210,17 +218,19 @@ void ReplayEngine::charge_message_cpu(std::uint32_t e)
   for (const MicroOp& op : x.ops) {
     bool wait = op.code == OpCode::WaitKey || op.code == OpCode::WaitAll || op.code == OpCode::WaitAny ||
                 op.code == OpCode::WaitGroup;
-    if (op.code == OpCode::Send || op.code == OpCode::Isend) {
-      cpu.value = flops;
+    if ((op.code == OpCode::Send || op.code == OpCode::Isend) && cost(op) > 0) {
+      cpu.value = cost(op) * speed;
       charged.push_back(cpu);
     }
     charged.push_back(op);
     if (op.code == OpCode::Irecv)
-      ++rank.unpaid_receives;
-    if (op.code == OpCode::Recv || (wait && rank.unpaid_receives > 0)) {
-      cpu.value = flops * (op.code == OpCode::Recv ? 1.0 : static_cast<double>(rank.unpaid_receives));
-      if (op.code != OpCode::Recv)
-        rank.unpaid_receives = 0;
+      rank.unpaid_receive_s += cost(op);
+    if (op.code == OpCode::Recv && cost(op) > 0) {
+      cpu.value = cost(op) * speed;
+      charged.push_back(cpu);
+    } else if (wait && rank.unpaid_receive_s > 0) {
+      cpu.value = rank.unpaid_receive_s * speed;
+      rank.unpaid_receive_s = 0;
       charged.push_back(cpu);
     }
   }

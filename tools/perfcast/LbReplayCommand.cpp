@@ -37,6 +37,7 @@ struct LbReplayArgs {
   std::string load_curve;
   std::string vp_stack = "0";
   std::string message_cpu = "0";
+  std::string local_message_cpu = "0";
   std::string migration_cost = "0";
   std::string step_cost = "0";
   bool use_pe_speed = false;
@@ -78,6 +79,7 @@ int run_lb_replay(const LbReplayArgs& a)
     throw Error(fmt::format("--vp-stack {}: expected a size in bytes such as 1MiB or 65536", a.vp_stack));
   options.stack_bytes = static_cast<std::uint64_t>(*stack);
   options.message_cpu_s = overhead_seconds("--message-cpu", a.message_cpu);
+  options.local_message_cpu_s = overhead_seconds("--local-message-cpu", a.local_message_cpu);
   options.migration_cpu_s = overhead_seconds("--migration-cost", a.migration_cost);
   options.step_s = overhead_seconds("--step-cost", a.step_cost);
   std::optional<OutputTarget> heatmap, curve;
@@ -146,7 +148,10 @@ void add_lb_replay_command(CLI::App& lb, std::vector<Command>& out)
   rp->add_option("--vp-stack", a->vp_stack, "bytes every migration carries besides the traced heap (AMPI: 1MiB)")
       ->capture_default_str();
   rp->add_option("--message-cpu", a->message_cpu,
-                 "CPU time a core spends per message a VP sends or receives (AMPI: see docs/lb.md)")
+                 "CPU time a core spends per message a VP sends to or receives from another core (docs/lb.md)")
+      ->capture_default_str();
+  rp->add_option("--local-message-cpu", a->local_message_cpu,
+                 "CPU time a core spends per message between two of its own VPs, on each side")
       ->capture_default_str();
   rp->add_option("--migration-cost", a->migration_cost, "CPU time a migration costs its old and its new core each")
       ->capture_default_str();
