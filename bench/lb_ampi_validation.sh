@@ -8,21 +8,25 @@
 # aggregates that trace to every other level (`perfcast aggregate`), builds
 # this machine as a platform calibrated to the trace (`perfcast platform
 # --this-machine --trace`) and replays every configuration with
-# `perfcast lb replay --cores P`. Prints per configuration the measured and
+# `perfcast lb replay --cores P`, charging AMPI's overheads as
+# bench/lb_ampi_probe.sh measures them (message CPU, migration and step costs:
+# micro-runs, not fitted to these runs). Prints per configuration the measured and
 # predicted loop time and the error (target: within 10%), and how well the
 # predictions rank the configurations (Spearman, Kendall, best configuration).
 #
 # usage: [CHARM_DIR=DIR] bench/lb_ampi_validation.sh [CHARM_DIR]
 #   CHARM_DIR  a Charm++ build with AMPI (holding bin/ampicc and bin/charmrun),
 #              e.g. /work/charm/netlrts-linux-x86_64; refused when absent
-# env: ITERATIONS=100 SIZE=256 BASE=400 (the program's input), PES=2, REPS=2,
+# env: ITERATIONS=100 SIZE=256 BASE=400 SHAPE=diagonal (the program's input), PES=2, REPS=2,
 #      CONFIGS=FILE (lines "VPS BALANCER PERIOD", '#' comments; default: the
 #      study's 24), RUNS=FILE (a CSV of measured runs to reuse instead of
 #      running AMPI again), CSV=FILE (write the measured runs there),
 #      LOCK=FILE (run each heavy piece under `flock FILE`), BUILD=DIR,
 #      STAGE=runs (stop after the real runs), KEEP=DIR (keep the traces, the
-#      platform and the predictions there), VP_STACK=1MiB (the AMPI thread
-#      stack a migration carries besides the traced heap; `lb replay --vp-stack`).
+#      platform and the predictions there), PROBE="message_cpu_s=... ..." (the
+#      line bench/lb_ampi_probe.sh printed, instead of probing again),
+#      NO_OVERHEADS=1 (replay without the probed CPU costs, as before them;
+#      the link is then the ping-pong's latency and --vp-stack 1MiB).
 # Balancers are perfcast's names; the AMPI run uses Charm++ 7's legacy names
 # for the same TreeLB strategies: greedy=GreedyLB, refine=RefineLB,
 # greedy-refine=GreedyRefineLB, rotate=RotateLB; `none` runs without any
@@ -47,8 +51,8 @@ done
 iterations=${ITERATIONS:-100}
 size=${SIZE:-256}
 base=${BASE:-400}
+shape=${SHAPE:-diagonal}
 pes=${PES:-2}
-stack=${VP_STACK:-1MiB} # AMPI migrates each rank's thread stack: +tcharm_stacksize, 1 MiB by default
 reps=${REPS:-2}
 fine_vps=64
 locked() { if [[ -n "${LOCK:-}" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
@@ -75,11 +79,9 @@ fi
 
 # 1. the AMPI builds, with the flags CMake's Release build gives the Open MPI one
 app=$work/imbalance2d-ampi
-pingpong=$work/pingpong-ampi
 cd "$work" # ampicc copies charmrun and ampirun beside the output
 locked "$charm/bin/ampicc" -O3 -DNDEBUG -I"$root/tools/ampi" -o "$app" "$root/examples/apps/imbalance2d.c" \
   -module CommonLBs
-locked "$charm/bin/ampicc" -O3 -DNDEBUG -o "$pingpong" "$root/bench/lb_ampi_pingpong.c"
 cd - > /dev/null
 
 # 2. the real runs: one repetition of every configuration per locked piece
@@ -87,7 +89,7 @@ runs=${RUNS:-}
 if [[ -z "$runs" ]]; then
   runs=${CSV:-$work/runs.csv}
   echo "vps,balancer,period,rep,seconds,load1" > "$runs"
-  run_rep() { # rep configs app charm pes iterations size base
+  run_rep() { # rep configs app charm pes iterations size base shape
     local rep=$1 v b k lb s load
     while read -r v b k; do
       case $b in
@@ -100,7 +102,7 @@ if [[ -z "$runs" ]]; then
       esac
       [[ $b == none ]] && k=0
       load=$(cut -d' ' -f1 /proc/loadavg)
-      s=$(cd "$(dirname "$3")" && timeout 300 "$4/bin/charmrun" "+p$5" "$3" "$6" "$7" "$8" "$k" "+vp$v" "${lb[@]}" \
+      s=$(cd "$(dirname "$3")" && timeout 300 "$4/bin/charmrun" "+p$5" "$3" "$6" "$7" "$8" "$k" "$9" "+vp$v" "${lb[@]}" \
             ++local ++quiet 2>&1 | sed -n 's/.*loop \([0-9.]*\) s.*/\1/p')
       [[ -n "$s" ]] || { echo "error: the AMPI run '$v $b $k' printed no loop time" >&2; return 1; }
       echo "$v,$b,$k,$rep,$s,$load"
@@ -108,7 +110,7 @@ if [[ -z "$runs" ]]; then
   }
   export -f run_rep
   for ((rep = 1; rep <= reps; rep++)); do
-    locked bash -c 'run_rep "$@"' _ "$rep" "$configs" "$app" "$charm" "$pes" "$iterations" "$size" "$base" >> "$runs"
+    locked bash -c 'run_rep "$@"' _ "$rep" "$configs" "$app" "$charm" "$pes" "$iterations" "$size" "$base" "$shape" >> "$runs"
     if [[ -t 2 ]]; then echo "repetition $rep of $reps done" >&2; fi
   done
 fi
@@ -116,7 +118,7 @@ if [[ "${STAGE:-}" == runs ]]; then exit 0; fi
 
 # 3. the simulation: one fine trace, aggregated to every level, replayed on this machine
 locked "$perfcast" trace -o "$work/t$fine_vps" -- mpirun -np "$fine_vps" "$mpi_app" "$iterations" "$size" "$base" 1 \
-  > /dev/null
+  "$shape" > /dev/null
 grid() { # the program's py x px for N ranks (grid_dims in imbalance2d.c)
   local n=$1 d best=1
   for ((d = 1; d * d <= n; d++)); do ((n % d == 0)) && best=$d; done
@@ -130,20 +132,38 @@ done
 # The platform: each AMPI PE is a process, so each is a host of one core at
 # the speed the trace was recorded at; VPs on one PE exchange messages through
 # memory (the host's loopback: memcpy's bandwidth), VPs on two PEs through
-# netlrts' sockets, whose latency and bandwidth an AMPI ping-pong measures.
+# netlrts' sockets, whose latency and bandwidth bench/lb_ampi_probe.sh
+# measures with AMPI's message CPU, its migration and step costs.
 "$perfcast" platform --this-machine --trace "$work/t$fine_vps" -o "$work/here.json" > /dev/null
-link=$(locked "$charm/bin/charmrun" +p2 "$pingpong" +vp2 ++local ++quiet | grep -o 'latency_s=.*')
-python3 - "$work/here.json" "$pes" $link > "$work/pes.json" <<'PY'
+probe=${PROBE:-}
+if [[ -z "$probe" ]]; then
+  probe=$(LOCK=${LOCK:-} "$root/bench/lb_ampi_probe.sh" "$charm" | tail -1)
+fi
+echo "AMPI overheads (bench/lb_ampi_probe.sh): $probe"
+declare -A o
+for w in $probe; do o[${w%%=*}]=${w#*=}; done
+for k in message_cpu_s local_message_cpu_s latency_s bandwidth_Bps migration_cpu_s step_s; do
+  [[ -n "${o[$k]:-}" ]] || { echo "error: PROBE='$probe': expected $k=VALUE" >&2; exit 2; }
+done
+overheads=(--message-cpu "${o[message_cpu_s]}" --local-message-cpu "${o[local_message_cpu_s]}"
+  --migration-cost "${o[migration_cpu_s]}" --step-cost "${o[step_s]}" --vp-stack 0)
+latency=${o[latency_s]}
+if [[ -n "${NO_OVERHEADS:-}" ]]; then
+  # as before the probes: the link is the whole ping-pong latency (4 x message CPU included),
+  # a migration carries the 1 MiB thread stack, nothing else costs
+  latency=$(python3 -c "print(${o[latency_s]} + 2 * ${o[message_cpu_s]})")
+  overheads=(--vp-stack 1MiB)
+fi
+python3 - "$work/here.json" "$pes" "$latency" "${o[bandwidth_Bps]}" > "$work/pes.json" <<'PY'
 import json, sys
 machine = json.load(open(sys.argv[1]))
 pes = int(sys.argv[2])
-link = dict(w.split("=") for w in sys.argv[3:])
 cluster = machine["clusters"][0]
 speed = cluster["nodes"][0]["speed"]
 # a route is the sender's up link and the receiver's down link: half the latency each
 print(json.dumps({"format": "perfcast-platform", "version": 1,
-    "clusters": [{"name": "ampi-pes", "bandwidth": float(link["bandwidth_Bps"]),
-                  "latency": float(link["latency_s"]) / 2, "loopback": cluster["loopback"],
+    "clusters": [{"name": "ampi-pes", "bandwidth": float(sys.argv[4]),
+                  "latency": float(sys.argv[3]) / 2, "loopback": cluster["loopback"],
                   "nodes": [{"prefix": "pe-", "count": pes, "speed": speed, "cores": 1}]}]}, indent=1))
 PY
 if [[ -n "${KEEP:-}" ]]; then mkdir -p "$KEEP" && cp -r "$work/." "$KEEP"; fi
@@ -153,7 +173,7 @@ replay_all() {
   local v b k
   while read -r v b k; do
     "$perfcast" lb replay "$work/t$v" -p "$work/pes.json" --cores "$pes" --balancer "$b" --period "$k" \
-      --vp-stack "$stack" --json > "$work/r.json"
+      "${overheads[@]}" --json > "$work/r.json"
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print("%.6f,%d" % (r["makespan_s"], r["migrations"]))' \
       "$work/r.json" | sed "s/^/$v,$b,$k,/"
   done < "$configs" >> "$predicted"

@@ -43,6 +43,30 @@ TEST(LbSweepCli, PrintsTheTableTheBestAndFigure7)
   EXPECT_NE(read_text(prefix + "-levels.svg").find("Makespan against over-decomposition"), std::string::npos);
 }
 
+TEST(LbSweepCli, OverheadOptionsReachEveryConfiguration)
+{
+  // The row of PrintsTheTableTheBestAndFigure7 (4 VPs, 2 cores, greedy every
+  // migration point): one migration, the step was 0.0101 s. With a 0.25 MiB
+  // stack, 2 ms per step and 10 ms per migration (each core moves one VP) it
+  // is 0.002 + 0.010 + 100e-6 + (1250000 + 262144) / 1.25e8 s, 0.02209715 s.
+  SweepFiles f;
+  auto r = run_perfcast(f.args("--json --vp-stack 0.25MiB --step-cost 2ms --migration-cost 10ms"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  bool seen = false;
+  nlohmann::json j = nlohmann::json::parse(r.output);
+  for (const auto& row : j["configurations"]) {
+    if (row["vps"] != 4 || row["cores"] != 2 || row["balancer"] != "greedy" || row["period"] != 1)
+      continue;
+    seen = true;
+    EXPECT_EQ(row["migrations"], 1);
+    EXPECT_NEAR(row["balancing_s"].get<double>(), 0.002 + 0.010 + 100e-6 + 1512144 / 1.25e8, 1e-12);
+  }
+  EXPECT_TRUE(seen) << r.output;
+  auto bad = run_perfcast(f.args("--migration-cost soon"));
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("--migration-cost soon: expected a duration"), std::string::npos) << bad.output;
+}
+
 TEST(LbSweepCli, UnknownBalancerIsAnError)
 {
   SweepFiles f;

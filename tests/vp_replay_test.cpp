@@ -46,11 +46,11 @@ struct VpFixture {
     options.replay.network = network;
     options.core_of_vp = mapping;
     options.period = period;
-    options.stack_bytes = stack_bytes;
-    options.message_cpu_s = message_cpu_s;
-    options.local_message_cpu_s = local_message_cpu_s;
-    options.migration_cpu_s = migration_cpu_s;
-    options.step_s = step_s;
+    options.overheads.stack_bytes = stack_bytes;
+    options.overheads.message_cpu_s = message_cpu_s;
+    options.overheads.local_message_cpu_s = local_message_cpu_s;
+    options.overheads.migration_cpu_s = migration_cpu_s;
+    options.overheads.step_s = step_s;
     options.balancer = lb::balancer_function(lb::parse_balancer_spec(balancer));
     return replay_over_decomposed(t, platform, place_by_policy(platform, "round-robin", cores), options);
   }

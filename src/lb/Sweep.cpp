@@ -77,6 +77,7 @@ std::vector<SweepResult> run_sweep(const std::vector<SweepLevel>& levels, const 
         vp.replay.progress = nullptr;
         vp.balancer = balancer_function(parse_balancer_spec(c.balancer));
         vp.period = c.period;
+        vp.overheads = options.overheads;
         vp.core_of_vp = make_mapping(options.mapping, level.trace.ranks(), c.cores);
         Placement cores = place_by_policy(platform, options.placement, c.cores);
         VpReport r = replay_over_decomposed(level.trace, platform, cores, vp);

@@ -5,6 +5,7 @@
 // on local threads. Results come back in configuration order whatever the
 // number of threads, so the study is deterministic.
 #include "platform/Platform.hpp"
+#include "sim/OverDecomposed.hpp"
 #include "sim/Replay.hpp"
 #include "trace/TraceIndex.hpp"
 
@@ -29,6 +30,7 @@ struct SweepOptions {
   std::string mapping = "block";      ///< initial mapping: block or round-robin
   std::string placement = "round-robin"; ///< how the cores are chosen on the platform
   ReplayOptions replay;
+  VpOverheads overheads;              ///< AMPI's costs, the same in every configuration
   unsigned threads = 0;               ///< 0: one per hardware thread
   /// Called after each configuration (configurations done, total), from any thread, serialised.
   std::function<void(std::size_t, std::size_t)> progress;

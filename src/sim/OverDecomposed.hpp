@@ -20,13 +20,8 @@
 
 namespace perfcast {
 
-struct VpOptions {
-  ReplayOptions replay;
-  std::vector<int> core_of_vp; ///< initial core of every VP (V entries, each below the number of cores)
-  int period = 0;              ///< balance at every period-th migration point of each VP; 0 never balances
-  /// The strategy of a balancing step (lb::balancer_function); needed when period > 0.
-  std::function<lb::LbDecision(const lb::LbProblem&)> balancer;
-  bool use_pe_speed = false;   ///< let the balancer scale loads by core speed (Charm++'s +LBTestPESpeed)
+/// What AMPI's runtime costs besides the traced program (bench/lb_ampi_probe.sh measures them).
+struct VpOverheads {
   /// Bytes a migrating VP carries besides its traced heap: AMPI packs each rank's whole
   /// user-level thread stack (+tcharm_stacksize, 1 MiB by default), which no trace records.
   std::uint64_t stack_bytes = 0;
@@ -39,6 +34,16 @@ struct VpOptions {
   double migration_cpu_s = 0;
   /// Seconds every balancing step costs besides its migrations (the runtime's statistics and decision).
   double step_s = 0;
+};
+
+struct VpOptions {
+  ReplayOptions replay;
+  std::vector<int> core_of_vp; ///< initial core of every VP (V entries, each below the number of cores)
+  int period = 0;              ///< balance at every period-th migration point of each VP; 0 never balances
+  /// The strategy of a balancing step (lb::balancer_function); needed when period > 0.
+  std::function<lb::LbDecision(const lb::LbProblem&)> balancer;
+  bool use_pe_speed = false;   ///< let the balancer scale loads by core speed (Charm++'s +LBTestPESpeed)
+  VpOverheads overheads;       ///< AMPI's costs the trace does not hold
   bool record_core_timeline = false; ///< fill VpReport::core_timeline
 };
 

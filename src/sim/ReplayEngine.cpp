@@ -151,7 +151,7 @@ bool ReplayEngine::fetch(std::uint32_t e)
     return true;
   }
   expand(e, rank.action);
-  if (vp_ && (vp_->message_cpu_s > 0 || vp_->local_message_cpu_s > 0))
+  if (vp_ && (vp_->overheads.message_cpu_s > 0 || vp_->overheads.local_message_cpu_s > 0))
     charge_message_cpu(e);
   if (rank.in_loop && (rank.action.type == ActionType::Recv || rank.action.type == ActionType::Wait ||
                        rank.action.type == ActionType::Waitall || rank.action.type == ActionType::Waitany)) {

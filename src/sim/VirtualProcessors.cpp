@@ -24,7 +24,7 @@ void ReplayEngine::set_vp(const VpOptions& options, const Placement& core_host)
         throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
                                 platform_.hosts()[static_cast<std::size_t>(h)].name,
                                 platform_.hosts()[static_cast<std::size_t>(g)].name));
-  for (double s : {options.message_cpu_s, options.local_message_cpu_s, options.migration_cpu_s, options.step_s})
+  for (double s : {options.overheads.message_cpu_s, options.overheads.local_message_cpu_s, options.overheads.migration_cpu_s, options.overheads.step_s})
     if (!(s >= 0) || !std::isfinite(s))
       throw Error(fmt::format("an AMPI overhead of {} s: expected a finite number of seconds, 0 or more", s));
   if (balance_timer_ == kNone) {
@@ -166,11 +166,11 @@ void ReplayEngine::balance()
     rank.core = to;
     rank.host = cores_[static_cast<std::size_t>(to)].host;
     ++step.migrations;
-    step.bytes += rank.migrate_bytes + vp_->stack_bytes;
+    step.bytes += rank.migrate_bytes + vp_->overheads.stack_bytes;
   }
   vp_result_.steps.push_back(step);
   int most = moves_.empty() ? 0 : *std::max_element(moved.begin(), moved.end());
-  double cpu = vp_->step_s + vp_->migration_cpu_s * most;
+  double cpu = vp_->overheads.step_s + vp_->overheads.migration_cpu_s * most;
   if (cpu > 0)
     timers_.schedule(balance_timer_, now_ + cpu);
   else
@@ -182,7 +182,7 @@ void ReplayEngine::start_migrations()
 {
   for (auto [v, from_host] : moves_) {
     const Rank& rank = ranks_[static_cast<std::size_t>(v)];
-    std::uint64_t payload = rank.migrate_bytes + vp_->stack_bytes;
+    std::uint64_t payload = rank.migrate_bytes + vp_->overheads.stack_bytes;
     // the VP's memory (heap and thread stack) travels alone: no MPI envelope
     std::uint32_t flow = net_->start(from_host, rank.host, static_cast<double>(payload), now_);
     if (flow >= transfers_.size())
@@ -209,7 +209,7 @@ void ReplayEngine::charge_message_cpu(std::uint32_t e)
   auto cost = [&](const MicroOp& op) {
     bool local = op.peer >= 0 && static_cast<std::size_t>(op.peer) < ranks_.size() &&
                  ranks_[static_cast<std::size_t>(op.peer)].core == rank.core;
-    return local ? vp_->local_message_cpu_s : vp_->message_cpu_s;
+    return local ? vp_->overheads.local_message_cpu_s : vp_->overheads.message_cpu_s;
   };
   std::vector<MicroOp> charged;
   charged.reserve(x.ops.size() * 2);

@@ -1,6 +1,7 @@
 // perfcast lb replay: an over-decomposed replay with a load balancer, against
 // the same replay without balancing.
 #include "Command.hpp"
+#include "VpOverheadArgs.hpp"
 
 #include "core/Error.hpp"
 #include "core/OutputFile.hpp"
@@ -35,24 +36,11 @@ struct LbReplayArgs {
   std::string network = "smpi";
   std::string heatmap;
   std::string load_curve;
-  std::string vp_stack = "0";
-  std::string message_cpu = "0";
-  std::string local_message_cpu = "0";
-  std::string migration_cost = "0";
-  std::string step_cost = "0";
+  VpOverheadArgs overheads;
   bool use_pe_speed = false;
   bool json = false;
   bool force = false;
 };
-
-// A per-event AMPI overhead: a duration such as 15us or 4.5ms, 0 or more.
-double overhead_seconds(const char* option, const std::string& text)
-{
-  std::optional<double> s = parse_duration(text);
-  if (!s || !(*s >= 0) || *s > 1e6)
-    throw Error(fmt::format("{} {}: expected a duration of 0 or more such as 15us, 4.5ms or 0.002", option, text));
-  return *s;
-}
 
 int run_lb_replay(const LbReplayArgs& a)
 {
@@ -74,14 +62,7 @@ int run_lb_replay(const LbReplayArgs& a)
   options.replay.network = a.network;
   options.period = a.period;
   options.use_pe_speed = a.use_pe_speed;
-  std::optional<double> stack = parse_bytes(a.vp_stack);
-  if (!stack || *stack < 0 || *stack > 1e15)
-    throw Error(fmt::format("--vp-stack {}: expected a size in bytes such as 1MiB or 65536", a.vp_stack));
-  options.stack_bytes = static_cast<std::uint64_t>(*stack);
-  options.message_cpu_s = overhead_seconds("--message-cpu", a.message_cpu);
-  options.local_message_cpu_s = overhead_seconds("--local-message-cpu", a.local_message_cpu);
-  options.migration_cpu_s = overhead_seconds("--migration-cost", a.migration_cost);
-  options.step_s = overhead_seconds("--step-cost", a.step_cost);
+  options.overheads = parse_vp_overheads(a.overheads);
   std::optional<OutputTarget> heatmap, curve;
   if (!a.heatmap.empty())
     heatmap = check_output(a.heatmap, "heatmap", a.force);
@@ -145,18 +126,7 @@ void add_lb_replay_command(CLI::App& lb, std::vector<Command>& out)
       ->capture_default_str();
   rp->add_option("--net", a->network, "network model: smpi or loggp")->capture_default_str();
   rp->add_flag("--use-pe-speed", a->use_pe_speed, "let the balancer scale loads by core speed (+LBTestPESpeed)");
-  rp->add_option("--vp-stack", a->vp_stack, "bytes every migration carries besides the traced heap (AMPI: 1MiB)")
-      ->capture_default_str();
-  rp->add_option("--message-cpu", a->message_cpu,
-                 "CPU time a core spends per message a VP sends to or receives from another core (docs/lb.md)")
-      ->capture_default_str();
-  rp->add_option("--local-message-cpu", a->local_message_cpu,
-                 "CPU time a core spends per message between two of its own VPs, on each side")
-      ->capture_default_str();
-  rp->add_option("--migration-cost", a->migration_cost, "CPU time a migration costs its old and its new core each")
-      ->capture_default_str();
-  rp->add_option("--step-cost", a->step_cost, "time every balancing step costs besides its migrations")
-      ->capture_default_str();
+  add_vp_overhead_options(*rp, a->overheads);
   rp->add_option("--heatmap", a->heatmap, "write the per-core load per iteration as an SVG heatmap");
   rp->add_option("--load-curve", a->load_curve, "write the average core load over time as an SVG curve");
   rp->add_flag("--force", a->force, "replace output files that perfcast did not write");

@@ -1,6 +1,7 @@
 // perfcast lb sweep: balancers x periods x VP levels x core counts, replayed
 // in parallel, with the table, the best configuration and Figure 7's plots.
 #include "Command.hpp"
+#include "VpOverheadArgs.hpp"
 #include "MpiShare.hpp"
 
 #include "core/Error.hpp"
@@ -36,6 +37,7 @@ struct LbSweepArgs {
   std::string placement = "round-robin";
   std::string network = "smpi";
   unsigned threads = 0;
+  VpOverheadArgs overheads;
   std::string plot_prefix;
   bool json = false;
   bool force = false;
@@ -104,6 +106,7 @@ int run_lb_sweep(const LbSweepArgs& a, const MpiShare& share)
   options.placement = a.placement;
   options.replay.network = a.network;
   options.threads = a.threads;
+  options.overheads = parse_vp_overheads(a.overheads);
   std::optional<OutputTarget> periods_svg, levels_svg;
   if (!a.plot_prefix.empty() && share.rank == 0) {
     periods_svg = check_output(a.plot_prefix + "-periods.svg", "plot", a.force);
@@ -178,6 +181,7 @@ void add_lb_sweep_command(CLI::App& lb, std::vector<Command>& out)
   sw->add_option("--placement", a->placement, "how the cores are chosen: round-robin, block, or HOST,HOST:2,...")
       ->capture_default_str();
   sw->add_option("--net", a->network, "network model: smpi or loggp")->capture_default_str();
+  add_vp_overhead_options(*sw, a->overheads);
   sw->add_option("--threads", a->threads, "configurations replayed at once (0: one per hardware thread)")
       ->capture_default_str();
   sw->add_option("--plot-prefix", a->plot_prefix, "write PREFIX-periods.svg and PREFIX-levels.svg (Figure 7)");
