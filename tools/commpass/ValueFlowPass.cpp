@@ -10,6 +10,7 @@
 
 #include <llvm/ADT/PostOrderIterator.h>
 #include <llvm/ADT/SetVector.h>
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -18,6 +19,7 @@
 #include <llvm/Passes/PassPlugin.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <algorithm>
 #include <map>
 
 using namespace llvm;
@@ -108,6 +110,8 @@ public:
     copy_ = m.getOrInsertFunction("__pc_copy", FunctionType::get(void_ty, {ptr_, ptr_, i64_}, false), nounwind);
     clear_ = m.getOrInsertFunction("__pc_clear", FunctionType::get(void_ty, {ptr_, i64_}, false), nounwind);
     combine_ = m.getOrInsertFunction("__pc_combine", FunctionType::get(i64_, {i64_, i64_}, false), nounwind);
+    combine_many_ =
+        m.getOrInsertFunction("__pc_combine_many", FunctionType::get(i64_, {ptr_, i32_}, false), nounwind);
     enter_ = m.getOrInsertFunction("__pc_enter", FunctionType::get(ptr_, {ptr_}, false), nounwind);
     call_begin_ = m.getOrInsertFunction("__pc_call_begin", FunctionType::get(ptr_, {ptr_}, false), nounwind);
     call_result_ =
@@ -120,6 +124,8 @@ public:
 
 private:
   void find_demand(Function& f);
+  void find_absorbed(Function& f);
+  void collect_sources(Instruction& i, std::vector<Value*>& shadows, bool& arithmetic);
   Value* shadow_of(Value* v);
   Value* fold(IRBuilder<>& b, Instruction& i, bool arithmetic);
   Value* derive(IRBuilder<>& b, Value* shadow);
@@ -138,9 +144,10 @@ private:
   Type* i64_;
   Type* i32_;
   Type* ptr_;
-  FunctionCallee load_, load_range_, store_, store_vector_, copy_, clear_, combine_, enter_, call_begin_,
-      call_result_, set_ret_;
+  FunctionCallee load_, load_range_, store_, store_vector_, copy_, clear_, combine_, combine_many_, enter_,
+      call_begin_, call_result_, set_ret_;
   SetVector<Value*> demanded_;
+  SmallPtrSet<Instruction*, 32> absorbed_; ///< combined into their single user's shadow, no shadow of their own
   std::map<Value*, Value*> shadows_;
   std::vector<std::pair<PHINode*, PHINode*>> phis_;
   Function* self_ = nullptr;
@@ -204,17 +211,42 @@ Value* Instrumenter::derive(IRBuilder<>& b, Value* shadow)
   return b.CreateOr(shadow, b.CreateShl(leaf, 62));
 }
 
-Value* Instrumenter::fold(IRBuilder<>& b, Instruction& i, bool arithmetic)
+// An arithmetic or conversion instruction whose only use is another
+// combining instruction needs no shadow of its own: its user folds its
+// operands in directly, so an expression tree costs one runtime call (one
+// source set) instead of one per operator.
+void Instrumenter::find_absorbed(Function& f)
 {
-  Value* acc = ConstantInt::get(i64_, 0);
-  unsigned sources = 0;
+  absorbed_.clear();
+  for (BasicBlock& bb : f)
+    for (Instruction& i : bb) {
+      bool pure_intrinsic = isa<IntrinsicInst>(i) && !isa<MemIntrinsic>(i) && !i.mayHaveSideEffects();
+      if (!demanded_.contains(&i) || !is_scalar(i.getType()) || !i.hasOneUse() ||
+          !(isa<BinaryOperator>(i) || isa<UnaryOperator>(i) || isa<CastInst>(i) || pure_intrinsic))
+        continue;
+      auto* user = dyn_cast<Instruction>(*i.user_begin());
+      bool folds = user && demanded_.contains(user) && is_combining(*user) &&
+                   (!isa<CallBase>(user) || isa<IntrinsicInst>(user)) && !isa<MemIntrinsic>(user);
+      if (folds)
+        absorbed_.insert(&i);
+    }
+}
+
+// The shadows an instruction's value is computed from, looking through the
+// absorbed instructions among its operands (and whether any of them computes).
+void Instrumenter::collect_sources(Instruction& i, std::vector<Value*>& shadows, bool& arithmetic)
+{
   auto add = [&](Value* op) {
     if (!is_tracked(op->getType()))
       return;
-    Value* s = shadow_of(op);
-    if (is_zero(s))
+    if (auto* inner = dyn_cast<Instruction>(op); inner && absorbed_.contains(inner)) {
+      arithmetic |= is_arithmetic(*inner) || isa<UnaryOperator>(inner);
+      collect_sources(*inner, shadows, arithmetic);
       return;
-    acc = sources++ == 0 ? s : b.CreateCall(combine_, {acc, s});
+    }
+    Value* s = shadow_of(op);
+    if (!is_zero(s) && std::find(shadows.begin(), shadows.end(), s) == shadows.end())
+      shadows.push_back(s);
   };
   if (auto* cb = dyn_cast<CallBase>(&i)) {
     for (Value* a : cb->args())
@@ -223,7 +255,24 @@ Value* Instrumenter::fold(IRBuilder<>& b, Instruction& i, bool arithmetic)
     for (Value* op : i.operands())
       add(op);
   }
-  return arithmetic && sources == 1 ? derive(b, acc) : acc;
+}
+
+Value* Instrumenter::fold(IRBuilder<>& b, Instruction& i, bool arithmetic)
+{
+  std::vector<Value*> shadows;
+  collect_sources(i, shadows, arithmetic);
+  if (shadows.empty())
+    return ConstantInt::get(i64_, 0);
+  if (shadows.size() == 1)
+    return arithmetic ? derive(b, shadows[0]) : shadows[0];
+  if (shadows.size() == 2)
+    return b.CreateCall(combine_, {shadows[0], shadows[1]});
+  // three or more: one call over an array of handles in the caller's frame
+  IRBuilder<> entry(&*self_->getEntryBlock().getFirstInsertionPt());
+  Value* array = entry.CreateAlloca(ArrayType::get(i64_, shadows.size()));
+  for (std::size_t k = 0; k < shadows.size(); ++k)
+    b.CreateStore(shadows[k], b.CreateConstGEP2_64(ArrayType::get(i64_, shadows.size()), array, 0, k));
+  return b.CreateCall(combine_many_, {array, ConstantInt::get(i32_, shadows.size())});
 }
 
 void Instrumenter::shadow_instruction(Instruction& i)
@@ -235,8 +284,8 @@ void Instrumenter::shadow_instruction(Instruction& i)
     shadows_[&i] = sh;
     return;
   }
-  if (i.isTerminator() || isa<LandingPadInst>(i))
-    return; // invoke results keep no shadow (see instrument_call)
+  if (i.isTerminator() || isa<LandingPadInst>(i) || absorbed_.contains(&i))
+    return; // invoke results keep no shadow (see instrument_call); absorbed ones are folded into their user
   IRBuilder<> b(i.getNextNode());
   Value* sh = nullptr;
   if (auto* ld = dyn_cast<LoadInst>(&i)) {
@@ -346,6 +395,7 @@ void Instrumenter::instrument(Function& f)
   shadows_.clear();
   phis_.clear();
   find_demand(f);
+  find_absorbed(f);
   std::vector<Instruction*> order;
   ReversePostOrderTraversal<Function*> rpo(&f);
   for (BasicBlock* bb : rpo)

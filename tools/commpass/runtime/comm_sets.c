@@ -230,3 +230,69 @@ void pc_name_set(uint64_t handle, uint32_t vertex)
   n->count = 1;
   n->u.ids[0] = vertex;
 }
+
+/* The union of the sources of n handles (an expression tree the pass folded
+ * into one call): one new set instead of one per operator. An accumulator
+ * among them grows in place, as in __pc_combine. */
+uint64_t __pc_combine_many(const uint64_t* handles, uint32_t n)
+{
+  enum { kMaxGathered = 64 };
+  Node* nodes[kMaxGathered];
+  uint64_t kept[kMaxGathered];
+  uint32_t k = 0;
+  int accumulator = -1;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint64_t h = handles[i];
+    Node* node = h && !(h & PC_LEAF) ? node_of(h) : NULL;
+    if (!h || (!(h & PC_LEAF) && !node))
+      continue; /* no value, or a lost set (counted by node_of) */
+    if (k == kMaxGathered) { /* a very wide expression: fold the rest pairwise */
+      uint64_t acc = handles[i];
+      for (uint32_t j = i + 1; j < n; ++j)
+        acc = __pc_combine(acc, handles[j]);
+      for (uint32_t j = 0; j < k; ++j)
+        acc = __pc_combine(acc, kept[j]);
+      return acc;
+    }
+    if (node && node->capacity && accumulator < 0)
+      accumulator = (int)k;
+    nodes[k] = node;
+    kept[k++] = h;
+  }
+  if (k == 0)
+    return 0;
+  if (k == 1)
+    return kept[0] & PC_LEAF ? kept[0] | PC_DERIVED : kept[0];
+  if (accumulator >= 0) {
+    Node* acc = nodes[accumulator];
+    acc->epoch = epoch;
+    for (uint32_t i = 0; i < k; ++i) {
+      if (kept[i] == kept[accumulator])
+        continue; /* the accumulator itself (appending it to itself would read what it moves) */
+      uint32_t leaf = (uint32_t)(kept[i] & PC_VERTEX_MASK);
+      if (nodes[i])
+        nodes[i]->epoch = epoch;
+      append(acc, nodes[i] ? ids_of(nodes[i]) : &leaf, nodes[i] ? nodes[i]->count : 1);
+    }
+    return kept[accumulator];
+  }
+  uint32_t ids[kMaxGathered * INLINE_IDS];
+  uint32_t count = 0;
+  for (uint32_t i = 0; i < k; ++i) {
+    uint32_t leaf = (uint32_t)(kept[i] & PC_VERTEX_MASK);
+    const uint32_t* from = nodes[i] ? ids_of(nodes[i]) : &leaf;
+    uint32_t m = nodes[i] ? nodes[i]->count : 1;
+    if (nodes[i])
+      nodes[i]->epoch = epoch;
+    for (uint32_t j = 0; j < m; ++j) {
+      uint32_t c = 0;
+      while (c < count && ids[c] != from[j])
+        ++c;
+      if (c == count)
+        ids[count++] = from[j];
+    }
+  }
+  if (count == 1)
+    return PC_LEAF | PC_DERIVED | ids[0];
+  return pc_make_set(ids, count);
+}
