@@ -4,6 +4,7 @@
 #include "TestUtil.hpp"
 
 #include <filesystem>
+#include <fstream>
 
 namespace perfcast::test {
 namespace {
@@ -91,6 +92,13 @@ TEST(CommPass, HeatDiffusionHaloOverTwoProcesses)
   ASSERT_EQ(r.status, 0) << r.output;
   nlohmann::json j = comm_json(out);
   ASSERT_EQ(j["iterations"], 10);
+  // the figures are written beside comm.json, the matrix for the largest count
+  for (const char* figure : {"bytes.svg", "matrix.svg"}) {
+    std::string svg = read_text(out + "/" + figure);
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u) << figure;
+    EXPECT_NE(svg.find("</svg>"), std::string::npos) << figure;
+  }
+  EXPECT_NE(read_text(out + "/matrix.svg").find("2 processes"), std::string::npos);
   // two halves of a 32 x 32 grid: one cut line, 32 values each way per step,
   // 2 * 32 * 8 = 512 bytes per step at best
   double per_step = j["estimates"][0]["p2p_bytes"].get<double>() / 10;
@@ -179,10 +187,56 @@ TEST(CommPass, BadRegionUninstrumentedProgramAndMemoryLimitAreErrors)
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("memory-limit"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(out));
+  // a heatmap for a count not estimated, before anything runs
+  r = run_perfcast(fmt::format("comm run --procs 2,4 --heatmap-procs 8 -o {} -- {} 0.25 10 2", out, app));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("--heatmap-procs 8: expected one of the --procs counts"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
   // more processes than values
   r = run_perfcast(fmt::format("comm run --procs 64 --region sweep -o {} -- {} 0.25 10 2", out, app));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("more processes than"), std::string::npos) << r.output;
+}
+
+TEST(CommPass, PlainRunOfTheSameBinaryGivesTheCostOfAValue)
+{
+  REQUIRE_COMMPASS();
+  TempDir t;
+  std::string app = t.path() + "/heat";
+  CommandResult b = run_command(
+      fmt::format("{} -O2 {}/examples/comm/heat2d/heat2d_seq.c -o {}", kCommCc, source_dir(), app));
+  ASSERT_EQ(b.status, 0) << b.output;
+  // the plain copy computes what the instrumented code does, and writes times, not a graph
+  CommandResult plain = run_command(fmt::format("{} 32 10", app));
+  CommandResult copy = run_command(
+      fmt::format("env PERFCAST_COMM_PLAIN=1 PERFCAST_COMM_OUT={0}/times PERFCAST_COMM_REGION=step {1} 32 10", t.path(), app));
+  ASSERT_EQ(copy.status, 0) << copy.output;
+  EXPECT_EQ(copy.output, plain.output);
+  EXPECT_EQ(read_text(t.path() + "/times").rfind("perfcast-comm-plain 1\nregion_calls 10\n", 0), 0u)
+      << read_text(t.path() + "/times");
+  // with the core's rate given, the cost of a value is the region's CPU seconds times it over the values
+  std::string out = t.path() + "/out";
+  CommandResult r = run_perfcast(fmt::format("comm run --procs 2 --region step -o {} -- env PERFCAST_FLOP_RATE=2e9 {} 32 10", out, app));
+  ASSERT_EQ(r.status, 0) << r.output;
+  nlohmann::json j = comm_json(out);
+  const nlohmann::json& p = j["plain"];
+  EXPECT_EQ(p["flop_rate"].get<double>(), 2e9);
+  EXPECT_GT(p["region_cpu_seconds"].get<double>(), 0);
+  EXPECT_LE(p["region_cpu_seconds"].get<double>(), p["cpu_seconds"].get<double>());
+  // 32 x 32 cells, 10 steps: 10240 values computed in the region
+  EXPECT_NEAR(p["flops_per_value"].get<double>(), p["region_cpu_seconds"].get<double>() * 2e9 / 10240, 1e-9);
+  // comm synth uses it when --flops-per-value is not given
+  r = run_perfcast(fmt::format("comm synth {} --procs 2 -o {}/synth", out, t.path()));
+  EXPECT_EQ(r.status, 0) << r.output;
+  nlohmann::json no_rate = j;
+  no_rate.erase("plain");
+  {
+    std::ofstream f(out + "/comm.json");
+    f << no_rate.dump();
+  }
+  r = run_perfcast(fmt::format("comm synth {} --procs 2 -o {}/synth2", out, t.path()));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("expected plain.flops_per_value"), std::string::npos) << r.output;
 }
 
 } // namespace

@@ -1,11 +1,13 @@
 #include "comm/CommRun.hpp"
 
+#include "comm/CommSvg.hpp"
 #include "comm/Singletons.hpp"
 #include "core/AtomicFile.hpp"
 #include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
 #include "core/Version.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -22,7 +24,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kOurFiles[] = {"comm.json", "values.graph"};
+const char* const kOurFiles[] = {"comm.json", "values.graph", "bytes.svg", "matrix.svg"};
 
 // Refuses a directory holding files perfcast comm did not write (unless
 // forced); returns whether the directory had to be created.
@@ -78,6 +80,36 @@ struct Cleanup {
 
 } // namespace
 
+PlainRun read_plain_run(const std::string& path, const ValueGraph& graph)
+{
+  std::ifstream in(path);
+  std::string key;
+  double value = 0;
+  PlainRun p;
+  int line = 0;
+  bool header = false;
+  while (in >> key >> value) {
+    ++line;
+    if (key == "perfcast-comm-plain")
+      header = value == 1;
+    else if (key == "region_cpu_seconds")
+      p.region_cpu_seconds = value;
+    else if (key == "cpu_seconds")
+      p.cpu_seconds = value;
+    else if (key == "flop_rate")
+      p.flop_rate = value;
+  }
+  if (!header || !(p.flop_rate > 0))
+    throw Error(fmt::format("{}:{}: expected the times of a plain run (perfcast-comm-plain 1 ... flop_rate R)", path,
+                            line + 1));
+  std::uint64_t values = 0;
+  for (const ValueVertex& v : graph.vertices)
+    values += v.work;
+  if (values)
+    p.flops_per_value = p.region_cpu_seconds * p.flop_rate / static_cast<double>(values);
+  return p;
+}
+
 CommResult analyse_graph(ValueGraph graph, const std::vector<int>& procs, const std::string& what)
 {
   if (!graph.region.empty() && !graph.region_matched)
@@ -96,6 +128,9 @@ CommResult run_comm_analysis(const CommRunOptions& o)
     throw Error("perfcast comm run: no program to run (expected: perfcast comm run -o DIR -- ./app ARGS)");
   if (o.procs.empty())
     throw Error("--procs: expected at least one process count");
+  int heatmap = o.heatmap_procs ? o.heatmap_procs : *std::max_element(o.procs.begin(), o.procs.end());
+  if (std::find(o.procs.begin(), o.procs.end(), heatmap) == o.procs.end())
+    throw Error(fmt::format("--heatmap-procs {}: expected one of the --procs counts", o.heatmap_procs));
   Cleanup cleanup;
   cleanup.dir = fs::absolute(o.dir);
   cleanup.created = prepare_directory(o.dir, o.force);
@@ -125,6 +160,25 @@ CommResult run_comm_analysis(const CommRunOptions& o)
                             program));
   CommResult result = analyse_graph(read_value_graph(graph_path.string()), o.procs, program);
   result.seconds = seconds;
+  // the same binary again, uninstrumented, for what a value costs
+  fs::path plain_path = cleanup.dir / fmt::format(".plain-{}.txt", ::getpid());
+  cleanup.files.push_back(plain_path);
+  std::vector<std::string> plain_env{"PERFCAST_COMM_OUT=" + plain_path.string(), "PERFCAST_COMM_PLAIN=1"};
+  if (!o.region.empty())
+    plain_env.push_back("PERFCAST_COMM_REGION=" + o.region);
+  const ChildExit plain = run_child(o.command, plain_env, {"PERFCAST_COMM_"});
+  if (plain.signal || plain.exit_code != 0)
+    throw Error(fmt::format("{}: its plain (uninstrumented) run failed ({}) (nothing written to {})", program,
+                            plain.signal ? fmt::format("signal {}", plain.signal)
+                                         : fmt::format("exit status {}", plain.exit_code),
+                            o.dir));
+  if (!fs::exists(plain_path))
+    throw Error(fmt::format("{}: its plain run reported no times; rebuild it with this perfcast's perfcast-cc "
+                            "(binaries from before it have no plain copies)",
+                            program));
+  result.plain = read_plain_run(plain_path.string(), result.graph);
+  std::error_code not_removed; // a leftover hidden file is harmless
+  fs::remove(plain_path, not_removed);
   std::string json = comm_to_json(result, o.command).dump(2) + "\n";
   fs::path final_graph = cleanup.dir / "values.graph";
   std::error_code ec;
@@ -132,6 +186,17 @@ CommResult run_comm_analysis(const CommRunOptions& o)
   if (ec)
     throw Error(fmt::format("{}: cannot keep the value graph: {}", final_graph.string(), ec.message()));
   cleanup.files.push_back(final_graph);
+  std::string program_line = fmt::format("{}{}", fs::path(program).filename().string(),
+                                         result.graph.region.empty() ? std::string(", the whole run")
+                                                                     : ", region " + result.graph.region);
+  cleanup.files.push_back(cleanup.dir / "bytes.svg");
+  write_file_atomically(cleanup.files.back().string(), comm_bytes_svg(result.estimates, program_line));
+  for (const CommEstimate& e : result.estimates)
+    if (e.procs == heatmap) {
+      cleanup.files.push_back(cleanup.dir / "matrix.svg");
+      write_file_atomically(cleanup.files.back().string(), comm_matrix_svg(e, program_line));
+      break;
+    }
   write_file_atomically((cleanup.dir / "comm.json").string(), json);
   cleanup.done = true;
   return result;
@@ -164,6 +229,11 @@ nlohmann::json comm_to_json(const CommResult& result, const std::vector<std::str
           {"region", g.region.empty() ? nlohmann::json(nullptr) : nlohmann::json(g.region)},
           {"iterations", g.iterations()},
           {"seconds", result.seconds},
+          {"plain",
+           {{"region_cpu_seconds", result.plain.region_cpu_seconds},
+            {"cpu_seconds", result.plain.cpu_seconds},
+            {"flop_rate", result.plain.flop_rate},
+            {"flops_per_value", result.plain.flops_per_value}}},
           {"analysis",
            {{"values", g.counts.values},
             {"copies", g.counts.copies},

@@ -445,8 +445,10 @@ PreservedAnalyses ValueFlowPass::run(Module& m, ModuleAnalysisManager&)
   for (Function& f : m)
     if (!f.isDeclaration() && !f.getName().starts_with("__pc_"))
       functions.push_back(&f);
+  auto copies = copy_functions(functions);
   for (Function* f : functions)
     ins.instrument(*f);
+  dispatch_to_copies(m, copies);
   LLVMContext& ctx = m.getContext();
   FunctionCallee reg = m.getOrInsertFunction(
       "__pc_register_module",

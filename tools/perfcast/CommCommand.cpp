@@ -24,6 +24,7 @@ struct CommRunArgs {
   std::string dir;
   std::string region;
   std::string memory_limit;
+  int heatmap_procs = 0;
   bool force = false;
   std::vector<std::string> command;
 };
@@ -49,6 +50,7 @@ int run_comm_run(const CommRunArgs& a)
   }
   o.dir = a.dir;
   o.region = a.region;
+  o.heatmap_procs = a.heatmap_procs;
   o.force = a.force;
   o.command = a.command;
   comm::CommResult result = comm::run_comm_analysis(o);
@@ -97,6 +99,19 @@ int run_comm_synth(const CommSynthArgs& a)
   comm::SynthOptions o;
   o.procs = a.procs;
   o.flops_per_value = a.flops_per_value;
+  if (a.flops_per_value == 0) { // not given: the cost comm run measured on the plain run
+    std::string path = a.dir + "/comm.json";
+    std::ifstream in(path);
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    const nlohmann::json* rate = nullptr;
+    if (!doc.is_discarded() && doc.is_object() && doc.contains("plain") && doc["plain"].is_object() &&
+        doc["plain"].contains("flops_per_value") && doc["plain"]["flops_per_value"].is_number())
+      rate = &doc["plain"]["flops_per_value"];
+    if (!rate || !(rate->get<double>() > 0))
+      fail_in(path, "expected plain.flops_per_value, the cost of a value measured by perfcast comm run (or give "
+                    "--flops-per-value)");
+    o.flops_per_value = rate->get<double>();
+  }
   o.output = a.output;
   comm::write_synthetic_trace(graph, o);
   std::cout << fmt::format("wrote {}/trace.txt: {} processes, {} region calls\n", a.output, a.procs,
@@ -114,11 +129,13 @@ void add_comm_commands(CLI::App& app, std::vector<Command>& out)
   auto r = std::make_shared<CommRunArgs>();
   auto* run = comm->add_subcommand("run", "run a program built with perfcast-cc and estimate its communication: "
                                           "perfcast comm run -o DIR -- ./app ARGS");
-  run->add_option("-o,--output", r->dir, "directory for comm.json and values.graph")->required();
+  run->add_option("-o,--output", r->dir, "directory for comm.json, values.graph, bytes.svg and matrix.svg")->required();
   run->add_option("--procs", r->procs, "process counts: 2..64 (each), 2..64:x2 (doubling) or 2,4,8")
       ->capture_default_str();
   run->add_option("--region", r->region, "analyse only the calls of this function (the main loop's body)");
   run->add_option("--memory-limit", r->memory_limit, "stop the analysis when it needs more memory (e.g. 4GiB)");
+  run->add_option("--heatmap-procs", r->heatmap_procs,
+                  "process count whose communication matrix matrix.svg draws (one of --procs; default the largest)");
   run->add_flag("--force", r->force, "write into a directory holding files perfcast did not write");
   run->add_option("command", r->command, "the instrumented program and its arguments, after --")->required();
   out.push_back({run, [r] { return run_comm_run(*r); }});
@@ -134,8 +151,8 @@ void add_comm_commands(CLI::App& app, std::vector<Command>& out)
   synth->add_option("dir", sy->dir, "directory written by perfcast comm run")->required();
   synth->add_option("--procs", sy->procs, "processes of the predicted MPI run")->required();
   synth->add_option("--flops-per-value", sy->flops_per_value,
-                    "compute cost of one value computed in the region (flops)")
-      ->required();
+                    "compute cost of one value computed in the region (flops); default: the cost comm run "
+                    "measured on the plain run (comm.json plain.flops_per_value)");
   synth->add_option("-o,--output", sy->output, "trace directory (trace.txt and rank-N.txt)")->required();
   synth->add_flag("--force", sy->force, "write into a directory holding files a trace does not");
   out.push_back({synth, [sy] { return run_comm_synth(*sy); }});

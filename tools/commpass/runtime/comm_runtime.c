@@ -5,12 +5,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 int pc_in_region = 1;
 unsigned long long pc_region_calls, pc_values, pc_copies, pc_inputs, pc_unhandled;
 int pc_region_matched;
 const char* pc_region_name;
 static int region_depth, started;
+
+/* A plain run (PERFCAST_COMM_PLAIN=1): every instrumented function calls its
+ * uninstrumented copy (the pass's dispatch tests this flag), and the runtime
+ * only times the region, to measure what a value costs. */
+unsigned char __pc_plain;
+static double region_cpu, region_started, run_started;
+
+static double cpu_now(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static uint32_t slots_of(uint32_t size)
 {
@@ -22,6 +36,9 @@ static void start(void)
   if (started)
     return;
   started = 1;
+  const char* plain = getenv("PERFCAST_COMM_PLAIN");
+  __pc_plain = plain && strcmp(plain, "1") == 0;
+  run_started = cpu_now();
   const char* region = getenv("PERFCAST_COMM_REGION");
   if (region && *region) {
     pc_region_name = region;
@@ -86,14 +103,19 @@ void __pc_region_enter(const char* name)
   if (region_depth++ == 0) {
     ++pc_region_calls;
     pc_in_region = 1;
+    if (__pc_plain)
+      region_started = cpu_now();
   }
 }
 
 void __pc_region_exit(const char* name)
 {
   (void)name;
-  if (region_depth > 0 && --region_depth == 0)
+  if (region_depth > 0 && --region_depth == 0) {
     pc_in_region = 0;
+    if (__pc_plain)
+      region_cpu += cpu_now() - region_started;
+  }
 }
 
 /* ---- memory ---- */
@@ -289,11 +311,56 @@ uint64_t __pc_call_result(const void* callee, uint64_t fallback)
   return fallback;
 }
 
+/* flop/s of this core on independent multiply-add chains, best of three
+ * rounds of 2 ms of CPU time (as the tracer measures it, and overridden by
+ * PERFCAST_FLOP_RATE as there), so that seconds convert to the flops a
+ * replay's hosts compute */
+static double flop_rate(void)
+{
+  const char* forced = getenv("PERFCAST_FLOP_RATE");
+  if (forced && strtod(forced, NULL) > 0)
+    return strtod(forced, NULL);
+  volatile double sink = 0;
+  double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7}, best = 0;
+  for (int round = 0; round < 3; ++round) {
+    double t0 = cpu_now(), elapsed;
+    long n = 0;
+    do {
+      for (int i = 0; i < 20000; ++i)
+        for (int k = 0; k < 8; ++k)
+          x[k] = x[k] * 0.999999 + 1e-7;
+      n += 20000 * 8;
+      elapsed = cpu_now() - t0;
+    } while (elapsed < 0.002);
+    if (2.0 * (double)n / elapsed > best)
+      best = 2.0 * (double)n / elapsed;
+  }
+  for (int k = 0; k < 8; ++k)
+    sink += x[k];
+  (void)sink;
+  return best;
+}
+
+static void write_plain_times(const char* out)
+{
+  double total = cpu_now() - run_started;
+  FILE* f = fopen(out, "w");
+  if (!f)
+    return;
+  fprintf(f, "perfcast-comm-plain 1\nregion_calls %llu\nregion_cpu_seconds %.9g\ncpu_seconds %.9g\nflop_rate %.6g\n",
+          pc_region_calls, pc_region_name ? region_cpu : total, total, flop_rate());
+  fclose(f);
+}
+
 __attribute__((destructor)) static void finish(void)
 {
   const char* out = getenv("PERFCAST_COMM_OUT");
   if (!out || !*out)
     return;
+  if (__pc_plain) {
+    write_plain_times(out);
+    return;
+  }
   int error = pc_write_graph(out);
   if (error)
     fprintf(stderr, "perfcast-comm: cannot write the value graph to %s: %s\n", out, strerror(error));
