@@ -352,6 +352,47 @@ TEST(Replay, SubCommunicatorsRouteByLocalRank)
   EXPECT_EQ(r.ranks[2].messages_received, 3u + 2);
 }
 
+TEST(Replay, PartnersCountOnlyTheTracesOwnSendsAndSizesCountEveryMessage)
+{
+  // the comm_split case above: the 8-byte sends inside each half go from
+  // world rank 0 to 2 and from 1 to 3 (local rank 1 of {0, 2} and {1, 3});
+  // the split's allgather and the 1 MB broadcasts are collective schedules
+  Fixture f;
+  std::vector<std::string> ranks;
+  for (int r = 0; r < 4; ++r) {
+    std::string s = std::to_string(r);
+    std::string t = s + " comm_split 1 " + std::to_string(r % 2) + " " + s + "\n" + s + " bcast 1000000 0 6 comm=1\n";
+    t += r < 2 ? s + " send 1 0 8 comm=1\n" : s + " recv 0 0 8 comm=1\n";
+    ranks.push_back(t);
+  }
+  auto r = f.replay(ranks);
+  ASSERT_EQ(r.ranks[0].partners.size(), 1u);
+  EXPECT_EQ(r.ranks[0].partners.at(2).messages, 1u);
+  EXPECT_EQ(r.ranks[0].partners.at(2).bytes, 8u);
+  ASSERT_EQ(r.ranks[1].partners.size(), 1u);
+  EXPECT_EQ(r.ranks[1].partners.at(3).bytes, 8u);
+  EXPECT_TRUE(r.ranks[2].partners.empty());
+  // everything else the ranks received came from collectives: 4 x 24 bytes
+  // of the split's allgather and two 1 MB broadcasts
+  std::uint64_t collective = 0, sized = 0, counted = 0, sent = 0;
+  for (const RankReport& rank : r.ranks) {
+    collective += rank.collective.bytes;
+    sent += rank.messages_sent;
+    for (const auto& [k, t] : rank.sizes) {
+      sized += t.bytes;
+      counted += t.messages;
+      // size class k holds [2^(k-1), 2^k)
+      EXPECT_GE(t.bytes, t.messages * (k == 0 ? 0 : std::uint64_t{1} << (k - 1))) << k;
+      EXPECT_LT(t.bytes, t.messages * (std::uint64_t{1} << k)) << k;
+    }
+  }
+  EXPECT_EQ(collective, 4u * 24 + 2 * 1000000);
+  EXPECT_EQ(sized, collective + 16);
+  EXPECT_EQ(counted, sent);
+  // the two 8-byte sends are in class 4, [8, 16)
+  EXPECT_GE(r.ranks[0].sizes.at(4).messages, 1u);
+}
+
 TEST(Replay, UnknownCommunicatorIsAnError)
 {
   Fixture f;

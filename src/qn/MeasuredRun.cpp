@@ -162,6 +162,29 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   r.procs = static_cast<int>(ranks.size());
   if (r.procs == 0)
     fail_in(path, "the replay has no rank");
+  // who sends to whom, and at what sizes (replays since session 6 list them)
+  if (std::all_of(ranks.begin(), ranks.end(), [](const json& rank) { return rank.contains("partners"); })) {
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      std::string where = fmt::format("{}: ranks[{}]", path, i);
+      std::vector<PartnerTraffic> list;
+      for (const json& p : ranks[i].at("partners")) {
+        PartnerTraffic t{static_cast<int>(number(p, "rank", where)), number(p, "messages", where),
+                         number(p, "bytes", where)};
+        if (t.to < 0 || t.to >= r.procs || !(t.messages >= 0) || !(t.bytes >= 0))
+          fail_in(where, fmt::format("partners: expected a rank below {} and non-negative counts", r.procs));
+        list.push_back(t);
+      }
+      r.partners.push_back(std::move(list));
+    }
+  }
+  if (doc.contains("message_sizes"))
+    for (const json& c : doc.at("message_sizes")) {
+      SizeClass k{number(c, "min_bytes", path), number(c, "max_bytes", path), number(c, "messages", path),
+                  number(c, "bytes", path)};
+      if (!(k.messages >= 0) || !(k.bytes >= 0) || k.max_bytes < k.min_bytes)
+        fail_in(path, "message_sizes: expected min_bytes <= max_bytes and non-negative counts");
+      r.message_sizes.push_back(k);
+    }
   r.mpi_s = mpi / r.procs;
   r.wait_s = wait / r.procs;
   r.sends_per_process = sent / r.procs;

@@ -8,6 +8,17 @@
 
 namespace perfcast {
 
+/// Messages a rank sent to one partner (point-to-point calls of the code itself).
+struct PartnerTraffic {
+  int to = 0;
+  double messages = 0, bytes = 0;
+};
+
+/// Messages of one size class: sizes between min_bytes and max_bytes.
+struct SizeClass {
+  double min_bytes = 0, max_bytes = 0, messages = 0, bytes = 0;
+};
+
 struct MeasuredRun {
   int procs = 0;
   std::map<std::string, int> placement; ///< host -> processes on it
@@ -20,6 +31,10 @@ struct MeasuredRun {
   double hot_receive_share = -1;
   /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured
   std::string network;
+  /// per rank, the partners of its point-to-point sends; empty when the run file does not list them
+  std::vector<std::vector<PartnerTraffic>> partners;
+  /// every message sent (collectives' schedules included) by size; empty when unknown
+  std::vector<SizeClass> message_sizes;
   std::string source;                   ///< file (and line) it came from
 };
 

@@ -64,6 +64,14 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["run_bytes"] = curve_json(*m.run_bytes);
   if (m.hot_receive)
     j["hot_receive_share"] = curve_json(*m.hot_receive);
+  if (m.grid)
+    j["grid_exchange"] = grid_to_json(*m.grid);
+  if (!m.size_mix.empty()) {
+    nlohmann::json mix = nlohmann::json::array();
+    for (const SizeShare& c : m.size_mix)
+      mix.push_back({{"relative_size", c.relative_size}, {"message_share", c.message_share}});
+    j["size_mix"] = std::move(mix);
+  }
   return j;
 }
 
@@ -80,6 +88,11 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.run_bytes = curve_from(j.at("run_bytes"), path);
     if (j.contains("hot_receive_share"))
       m.hot_receive = curve_from(j.at("hot_receive_share"), path);
+    if (j.contains("grid_exchange"))
+      m.grid = grid_from_json(j.at("grid_exchange"));
+    if (j.contains("size_mix"))
+      for (const auto& c : j.at("size_mix"))
+        m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});
     m.v_comp = j.at("v_comp").get<double>();
     m.v_comm = j.at("v_comm").get<double>();
     m.work_flops = j.at("work_flops").get<double>();

@@ -25,6 +25,7 @@
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
 #include "qn/MeasuredRun.hpp"
+#include "qn/TrafficStructure.hpp"
 
 #include <map>
 #include <optional>
@@ -54,6 +55,11 @@ struct QueueingModel {
   std::optional<Curve> run_bytes;
   /// share of all bytes the busiest receiving rank gets; unset means uniform (1/n)
   std::optional<Curve> hot_receive;
+  /// a halo exchange on a process grid found in the runs' partner lists: its
+  /// messages and bytes come from the grid at n, and s(n) and B(n) are the rest's
+  std::optional<GridExchange> grid;
+  /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean
+  std::vector<SizeShare> size_mix;
   double v_comp = 1;   ///< share of a cycle spent computing
   double v_comm = 0;   ///< share of a cycle spent in communication overhead
   double work_flops = 0;   ///< W
@@ -120,9 +126,11 @@ struct ModelVariant {
   bool other_partners = true; ///< partners among the n-1 other processes (else among all n, eq. 9)
   /// time messages with the network model the runs came from (SMPI's factors for `replay --json` runs)
   bool network_factors = true;
+  /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
+  bool traffic_structure = true;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
-  static ModelVariant paper() { return {false, false, false, false, false, false, false}; }
+  static ModelVariant paper() { return {false, false, false, false, false, false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

@@ -1,6 +1,7 @@
 #include "report/ReplayOutput.hpp"
 
 #include <fmt/format.h>
+#include <map>
 
 namespace perfcast {
 
@@ -26,7 +27,15 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
   j["network"] = report.network;
   j["actions"] = report.actions;
   nlohmann::json ranks = nlohmann::json::array();
-  for (const RankReport& r : report.ranks)
+  std::map<int, RankReport::Traffic> sizes;
+  for (const RankReport& r : report.ranks) {
+    nlohmann::json partners = nlohmann::json::array();
+    for (const auto& [peer, t] : r.partners)
+      partners.push_back({{"rank", peer}, {"messages", t.messages}, {"bytes", t.bytes}});
+    for (const auto& [k, t] : r.sizes) {
+      sizes[k].messages += t.messages;
+      sizes[k].bytes += t.bytes;
+    }
     ranks.push_back({{"rank", r.rank},
                      {"host", platform.hosts()[static_cast<std::size_t>(r.host)].name},
                      {"finish_s", r.finish_s},
@@ -38,8 +47,20 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
                      {"messages_sent", r.messages_sent},
                      {"bytes_sent", r.bytes_sent},
                      {"messages_received", r.messages_received},
-                     {"bytes_received", r.bytes_received}});
+                     {"bytes_received", r.bytes_received},
+                     {"partners", std::move(partners)},
+                     {"collective_messages", r.collective.messages},
+                     {"collective_bytes", r.collective.bytes}});
+  }
   j["ranks"] = std::move(ranks);
+  // every message sent, by size class: [min_bytes, max_bytes]
+  nlohmann::json classes = nlohmann::json::array();
+  for (const auto& [k, t] : sizes) {
+    std::uint64_t low = k == 0 ? 0 : std::uint64_t{1} << (k - 1);
+    std::uint64_t high = k == 0 ? 0 : (low << 1) - 1;
+    classes.push_back({{"min_bytes", low}, {"max_bytes", high}, {"messages", t.messages}, {"bytes", t.bytes}});
+  }
+  j["message_sizes"] = std::move(classes);
   return j;
 }
 

@@ -2,6 +2,7 @@
 #include "sim/ReplayEngine.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace perfcast::replay {
 
@@ -22,6 +23,14 @@ std::uint32_t ReplayEngine::post_send(std::uint32_t e, const MicroOp& op)
   Rank& rank = ranks_[static_cast<std::size_t>(r)];
   ++rank.report.messages_sent;
   rank.report.bytes_sent += op.bytes;
+  // who talks to whom and at what size (the queueing model's inputs):
+  // user traffic travels on even contexts, the collectives' schedules on odd ones
+  RankReport::Traffic& kind = op.ctx % 2 == 0 ? rank.report.partners[op.peer] : rank.report.collective;
+  ++kind.messages;
+  kind.bytes += op.bytes;
+  RankReport::Traffic& size = rank.report.sizes[static_cast<int>(std::bit_width(op.bytes))];
+  ++size.messages;
+  size.bytes += op.bytes;
   if (!op.sync && static_cast<double>(op.bytes) < options_.eager_threshold_bytes)
     q.complete = true; // detached: the sender goes on at once
   Mailbox& box = mailboxes_[static_cast<std::size_t>(op.peer)];

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,15 @@ struct RankReport {
   std::uint64_t actions = 0;
   std::uint64_t messages_sent = 0, bytes_sent = 0;
   std::uint64_t messages_received = 0, bytes_received = 0;
+  /// messages and bytes of one kind of traffic
+  struct Traffic {
+    std::uint64_t messages = 0, bytes = 0;
+  };
+  /// point-to-point messages the trace's own sends made, per destination rank (collective schedules excluded)
+  std::map<int, Traffic> partners;
+  Traffic collective; ///< messages the collectives' point-to-point schedules sent
+  /// all messages sent, per size class k: sizes in [2^(k-1), 2^k) bytes (k = 0: empty messages)
+  std::map<int, Traffic> sizes;
 };
 
 struct ReplayReport {

@@ -90,6 +90,15 @@ int run_fit(const ModelArgs& a)
   if (model.run_bytes)
     std::cout << fmt::format("  B(n) bytes per run    {} ({}); m(n) = B(n) / (n s(n))\n", model.run_bytes->describe(),
                              curve_form_name(model.run_bytes->form));
+  if (model.grid) {
+    const GridExchange& g = *model.grid;
+    std::cout << fmt::format("  grid halo exchange    (ranks r, r+1 along the {} side) {:.4g} messages of {:.4g} B "
+                             "px^0 py^-{:.2f} per x pair, {:.4g} of {:.4g} B px^-{:.2f} per y pair, besides s(n), B(n)\n",
+                             g.unit_stride_on_smaller ? "shorter" : "longer", g.messages_x, g.bytes_x, g.exponent_x,
+                             g.messages_y, g.bytes_y, g.exponent_y);
+  }
+  if (!model.size_mix.empty())
+    std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
   if (model.hot_receive)
     std::cout << fmt::format("  busiest receiver      {} of the bytes ({}), at least 1/n\n",
                              model.hot_receive->describe(), curve_form_name(model.hot_receive->form));

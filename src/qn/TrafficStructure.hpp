@@ -1,0 +1,66 @@
+#pragma once
+// What the queueing model learns from the structure of the training runs'
+// traffic rather than from curves through their totals: a 2-D nearest-
+// neighbour exchange (a halo exchange on a process grid), whose bytes at an
+// untried process count follow the grid's cut lines, and the mix of message
+// sizes, so that size-dependent network factors apply per size, not at the
+// mean size.
+#include "qn/MeasuredRun.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace perfcast {
+
+/// A halo exchange on a px x py process grid (rank = x + px y): every rank
+/// sends to each of its up to four grid neighbours and to nobody else.
+struct GridExchange {
+  /// ranks r and r+1 are neighbours along the grid's shorter side (MPI_Dims_create with a row-major grid)
+  bool unit_stride_on_smaller = true;
+  double messages_x = 0; ///< messages per ordered pair of neighbours along x (the unit stride)
+  double messages_y = 0; ///< likewise along y
+  double bytes_x = 0;    ///< size of an x message: bytes_x py^-exponent_x (the face it sends is py-dependent)
+  double exponent_x = 0;
+  double bytes_y = 0;    ///< size of a y message: bytes_y px^-exponent_y
+  double exponent_y = 0;
+};
+
+/// The grid of n processes: the most nearly square px x py (px py = n), with
+/// px the smaller side when unit_stride_on_smaller.
+std::pair<int, int> grid_dims(int n, bool unit_stride_on_smaller);
+
+/// Messages and bytes a whole run of n processes sends in the exchange.
+struct GridTraffic {
+  double messages = 0, bytes = 0;
+};
+GridTraffic grid_traffic(const GridExchange& grid, int n);
+
+/// The exchange the runs' partner lists show, when every run with two or more
+/// processes lists its partners, each rank sends only to its grid neighbours
+/// and to all of them, and some run has a grid of two or more on both sides;
+/// nothing otherwise.
+std::optional<GridExchange> find_grid_exchange(const std::vector<MeasuredRun>& runs);
+
+/// The traffic of one run that the exchange carried (its partners on the grid).
+GridTraffic measured_grid_traffic(const MeasuredRun& run);
+
+/// One class of the size mix: its size relative to the run's mean message, and its share of the messages.
+struct SizeShare {
+  double relative_size = 0, message_share = 0;
+};
+
+/// The size mix of the largest run that reports sizes; empty when none does.
+std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs);
+
+/// Mean latency factor and mean per-byte time factor (1 / bandwidth factor,
+/// weighted by bytes) of SMPI for messages of mean size `mean_bytes` mixed as
+/// `mix` (one size when mix is empty); `envelope` bytes are added to each.
+std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope);
+
+nlohmann::json grid_to_json(const GridExchange& grid);
+/// Reads grid_to_json's output; throws nlohmann::json exceptions on bad fields.
+GridExchange grid_from_json(const nlohmann::json& j);
+
+} // namespace perfcast
