@@ -163,10 +163,13 @@ std::string mark_svg(std::string_view svg)
 
 void flush_stdout()
 {
+  // a write that already failed (output larger than the stream's buffer)
+  // left its reason in errno; a flush that fails now leaves its own
+  int earlier = std::cout ? 0 : errno;
   errno = 0;
   std::cout.flush();
   if (!std::cout || std::fflush(stdout) != 0) {
-    int err = errno;
+    int err = errno ? errno : earlier;
     std::cout.clear();
     throw Error(fmt::format("standard output: cannot write: {}", err ? system_error(err) : "stream error"));
   }
