@@ -16,20 +16,23 @@
 # predicted and measured seconds per rank, error).
 set -euo pipefail
 usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
-if [ "${1:-}" = "--under-lock" ]; then # DIR LADDER MORE [MAX_PHASES] COMMAND...: one code's runs
-  dir=$2 ladder=$3 more=$4 max_phases=4
-  if [[ $5 =~ ^[0-9]+$ ]]; then max_phases=$5; shift; fi # MAX_PHASES may be left out
-  shift 4
+if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES MAX_SIZES COMMAND...: one locked piece
+  piece=$2 dir=$3 ladder=$4 more=$5 max_phases=$6 max_sizes=$7
+  shift 7
   perfcast=${PERFCAST:-$(cd "$(dirname "$0")/.." && pwd)/build/perfcast}
   cd "$dir/work"
-  echo "load before: $(uptime)" >&2
-  nice "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes 12 \
-    --max-phases "$max_phases" -- "$@" > "$dir/run.txt"
-  python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
-    "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
-  echo "target $(cat "$dir/target.txt")" >&2
-  nice "$perfcast" phases measure -o "$dir/target" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
-  echo "load after: $(uptime)" >&2
+  echo "$piece: load before: $(uptime)" >&2
+  if [ "$piece" = small ]; then
+    # the series resumes from the sizes already in $dir/small
+    nice "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" \
+      --max-phases "$max_phases" -- "$@" > "$dir/run.txt" 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
+    python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
+      "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
+    echo "target $(cat "$dir/target.txt")" >&2
+  else
+    nice "$perfcast" phases measure -o "$dir/target" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
+  fi
+  echo "$piece: load after: $(uptime)" >&2
   exit 0
 fi
 db=${1:?$usage}
@@ -70,16 +73,26 @@ done
 
 # Per code: the ladder of small sizes and N (sizes after convergence); the
 # target is TARGET_FACTOR (2) times the largest small size, rounded to an
-# integer; the command (array cmd) has {size} where the size goes. The small
-# runs and the target run take the heavy lock together (this script again,
-# with --under-lock).
+# integer; the command (array cmd) has {size} where the size goes. Each piece
+# takes the heavy lock on its own (this script again, with --under-lock): the
+# small runs in pieces of at most PIECE (3) new sizes before convergence
+# (--max-sizes grows by PIECE per piece, up to 12, the series resuming from
+# the sizes done), then the target run.
 study() { # CODE LADDER MORE [MAX_PHASES]
   local code=$1 ladder=$2 more=$3 max_phases=${4:-4}
-  local dir=$out/$code
+  local dir=$out/$code piece=${PIECE:-3} m
   mkdir -p "$dir/work"
   echo "== $code: small runs from $ladder" >&2
-  lock "$0" --under-lock "$dir" "$ladder" "$more" "$max_phases" "${cmd[@]}" ||
-    { echo "phases_study: $code: the runs failed" >&2; return 1; }
+  for ((m = piece; ; m += piece)); do
+    ((m < 12)) || m=12
+    if lock "$0" --under-lock small "$dir" "$ladder" "$more" "$max_phases" "$m" "${cmd[@]}"; then break; fi
+    if ((m >= 12)) || ! grep -q "did not converge" "$dir/run.err"; then
+      echo "phases_study: $code: the small runs failed" >&2
+      return 1
+    fi
+  done
+  lock "$0" --under-lock target "$dir" "$ladder" "$more" "$max_phases" 0 "${cmd[@]}" ||
+    { echo "phases_study: $code: the target run failed" >&2; return 1; }
   local target
   target=$(cat "$dir/target.txt")
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" --force \
@@ -91,10 +104,14 @@ study() { # CODE LADDER MORE [MAX_PHASES]
 
 failed=
 if [ -n "${bin[hpcc]:-}" ]; then
-  hpcc_inputs "$out/hpcc/inputs" $(seq 1200 200 4000) $(seq 2400 400 8000)
+  # hpcc is a suite of seven benchmarks run one after the other: up to six
+  # phases. RandomAccess sizes its table to the largest power of two under
+  # half the memory HPL's matrix takes (about N^2 / 2 words), so its time
+  # doubles at N = 4096, 5793, 8192, 11585 and is flat between: the small
+  # runs start inside one such plateau (docs/phases.md).
+  hpcc_inputs "$out/hpcc/inputs" $(seq 4200 300 7800) $(seq 8400 600 15600)
   cmd=($mpirun env -C "$out/hpcc/inputs/n{size}" "${bin[hpcc]}")
-  # hpcc is a suite of seven benchmarks run one after the other: up to six phases
-  study hpcc 1200:+200 4 6 || failed="$failed hpcc"
+  study hpcc 4200:+300 4 6 || failed="$failed hpcc"
 fi
 if [ -n "${bin[minife]:-}" ]; then
   cmd=($mpirun "${bin[minife]}" -nx {size} -ny {size} -nz {size})
