@@ -16,7 +16,7 @@
 # Nothing is fitted to the measured response times.
 #
 # usage: bench/sched_validation.sh [options]
-#   --machine FILE     probed platform (default: run perfcast probe now, in --dir)
+#   --machine FILE     probed platform (default: run perfcast probe --max-samples 20 now, in --dir)
 #   --ks "10 20 ..."   worker counts (default 10 20 ... 100)
 #   --reps R           repetitions of each count (default 3)
 #   --steps N          trapezia per worker (default 30000000, about 0.4 s of one core here)
@@ -56,7 +56,9 @@ cc -O3 -Wall -o "$work/mw_integral" "$root/examples/apps/mw_integral.c" -lm
 if [ -z "$machine" ]; then
   machine=$work/machine.json
   echo "probing this machine (perfcast probe --dir $dir)" >&2
-  "$perfcast" probe -o "$machine" --dir "$dir" >&2
+  # 20 interleaved rounds over at least 30 s (about a minute here): the
+  # figures' intervals cover that minute of the machine's drift
+  "$perfcast" probe -o "$machine" --dir "$dir" --max-samples 20 >&2
 fi
 unit=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['description'].get('speed_unit',''))" "$machine")
 if [ "$unit" != "flop per second" ]; then
