@@ -49,6 +49,7 @@ while [ $# -gt 0 ]; do
   esac
   shift 2
 done
+started=$(date -u +%FT%TZ) load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O3 -Wall -o "$work/mw_integral" "$root/examples/apps/mw_integral.c" -lm
@@ -66,12 +67,29 @@ if [ "$unit" != "flop per second" ]; then
   exit 1
 fi
 # the cost of a trapezium on each worker's interval, for every K measured
-# (K = the exponential case's too)
+# (K = the exponential case's too), measured just before that K's runs by two
+# calibrations at once, one on each core: the runs keep both cores busy with
+# the integrand, and a calibration alone on one core, the other left to other
+# processes, measured it 15% dearer than the runs' own CPU time (19:35 UTC,
+# others held 6 to 15% of the cores)
 cal_ks="$ks"
 [ -n "$exp" ] && cal_ks="$cal_ks ${exp%%:*}"
-for k in $(echo $cal_ks | tr ' ' '\n' | sort -un); do
-  "$work/mw_integral" calibrate --steps 600000 --rounds 10 --workers "$k" > "$work/calibration-$k.json"
-done
+calibrate() { # K -> calibration-K.json: the two calibrations' mean, worker by worker
+  "$work/mw_integral" calibrate --steps 600000 --rounds 10 --workers "$1" > "$work/cal-$1-a.json" &
+  local pid=$!
+  "$work/mw_integral" calibrate --steps 600000 --rounds 10 --workers "$1" > "$work/cal-$1-b.json"
+  wait "$pid"
+  python3 - "$work/cal-$1-a.json" "$work/cal-$1-b.json" > "$work/calibration-$1.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+c = dict(a)
+for key in ("flop_per_step", "mix_flop_per_s"):
+    c[key] = (a[key] + b[key]) / 2
+c["per_worker"] = [(x + y) / 2 for x, y in zip(a["per_worker"], b["per_worker"])]
+c["cores"] = 2
+print(json.dumps(c))
+PY
+}
 calibration_summary() { # one line: per K, the mean cost and the range over its workers
   python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -un) <<'PY'
 import json, sys
@@ -83,7 +101,6 @@ for k in sys.argv[2:]:
 print("; ".join(parts))
 PY
 }
-echo "calibration: $(calibration_summary)" >&2
 
 # workload: K workers, each receives 32 bytes, integrates, writes, sends 32 bytes;
 # it holds its 1 MiB write buffer (memory_mb 1.048576); worker i's CPU work is
@@ -126,14 +143,13 @@ measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share" of one run
 mkdir -p "$(dirname "$out")"
 if [ -n "$detail" ]; then
   mkdir -p "$detail"
-  cp "$work"/calibration-*.json "$detail/"
   cp "$machine" "$detail/machine.json"
 fi
-{
+header() {
   [ "$append" = 1 ] && [ -s "$out" ] && cat "$out"
   echo "# generator: perfcast bench/sched_validation.sh"
   echo "# command: $command_line"
-  echo "# date: $(date -u +%FT%TZ), host $(hostname), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# date: $started, host $(hostname), load average $load_at_start at the start"
   echo "# machine: $(python3 -c "import json,sys; n=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]; print('speed', n['speed'], 'cores', n['cores'], 'disk_write', n.get('disk_write'), 'memory_slowdown', n.get('memory_slowdown'))" "$machine")"
   echo "# calibration: $(calibration_summary)"
   # the probe and the calibration time the same mix in CPU time: when they
@@ -145,18 +161,21 @@ fi
   if [ "$append" = 1 ] && [ -s "$out" ]; then :; else
     echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
   fi
-} > "$work/out.csv"
+}
+: > "$work/rows.csv"
 
 for k in $ks; do
+  calibrate "$k"
   workload "$k" "" > "$work/w.json"
   p=$(predict "$work/w.json" "together-$k")
   for r in $(seq 1 "$reps"); do
     read -r m others < <(measure "$k" "" "together-$k-$r")
-    echo "together,$k,$r,$m,$p,$others" | tee -a "$work/out.csv" >&2
+    echo "together,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
   done
 done
 if [ -n "$exp" ]; then
   k=${exp%%:*} rho=${exp##*:}
+  calibrate "$k"
   # mean gap between arrivals for utilisation rho of the cores: (work of one worker on one core) / (cores rho)
   python3 - "$machine" "$work/calibration-$k.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
 import json, random, sys
@@ -173,8 +192,11 @@ PY
   p=$(predict "$work/w.json" "exponential-rho$rho-$k")
   for r in $(seq 1 "$reps"); do
     read -r m others < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
-    echo "exponential-rho$rho,$k,$r,$m,$p,$others" | tee -a "$work/out.csv" >&2
+    echo "exponential-rho$rho,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
   done
 fi
+echo "calibration: $(calibration_summary)" >&2
+if [ -n "$detail" ]; then cp "$work"/calibration-*.json "$detail/"; fi
+{ header; cat "$work/rows.csv"; } > "$work/out.csv"
 cp "$work/out.csv" "$out"
 "$root/bench/sched_validation_table.sh" "$out"
