@@ -77,6 +77,7 @@ TEST(ProbeCli, BadOptionsAreNamed)
            {"--skip cpu", "--skip 'cpu': expected memory, disk or net"},
            {"--memory-levels 1", "--memory-levels 1: expected 2 to 64"},
            {"--min-seconds -1", "--min-seconds -1: expected 0 to 3600"},
+           {"--cpu-cores -2", "--cpu-cores -2: expected 1 to 4096, or 0 for every core"},
            {"--net-peer nohost --skip memory,disk", "--net-peer 'nohost': expected HOST:PORT"},
        }) {
     auto r = test::run_perfcast("probe" + out + " " + c.args);

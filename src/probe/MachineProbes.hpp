@@ -28,11 +28,13 @@ struct CpuFigure {
 };
 
 /// Times the mix (eight multiply-add chains, the tracer's calibration kernel)
-/// in slices of `slice_s` seconds, counting instructions where the kernel allows.
+/// in slices of `slice_s` seconds on `cores` cores at once (a core's rate
+/// while the others are busy, as when processes share them all), counting
+/// instructions where the kernel allows (on the calling thread's core).
 class CpuSampler {
 public:
   /// Opens the counter (if the kernel allows) and warms up with one slice.
-  explicit CpuSampler(double slice_s = 0.05);
+  explicit CpuSampler(double slice_s = 0.05, int cores = 1);
   ~CpuSampler();
   CpuSampler(const CpuSampler&) = delete;
   CpuSampler& operator=(const CpuSampler&) = delete;

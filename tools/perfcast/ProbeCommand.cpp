@@ -23,7 +23,7 @@ struct ProbeArgs {
   std::vector<std::string> skip;
   double relative_error = 0.02, min_seconds = 30;
   long min_samples = 5, max_samples = 50;
-  int memory_levels = 8, net_serve = 0, message_bytes = 32;
+  int memory_levels = 8, net_serve = 0, message_bytes = 32, cpu_cores = 0;
   bool json = false, force = false, allow_swap = false;
 };
 
@@ -46,6 +46,8 @@ void check(const ProbeArgs& a)
                             a.max_samples));
   if (!(a.min_seconds >= 0 && a.min_seconds <= 3600))
     throw Error(fmt::format("--min-seconds {}: expected 0 to 3600", a.min_seconds));
+  if (a.cpu_cores < 0 || a.cpu_cores > 4096)
+    throw Error(fmt::format("--cpu-cores {}: expected 1 to 4096, or 0 for every core", a.cpu_cores));
   if (a.memory_levels < 2 || a.memory_levels > 64)
     throw Error(fmt::format("--memory-levels {}: expected 2 to 64 (three points at least for a fit)",
                             a.memory_levels));
@@ -99,7 +101,7 @@ int run_probe(const ProbeArgs& a)
   };
   // every probe takes one sample of each of its figures per round, in turn,
   // so that each figure's samples spread over the whole run
-  probe::CpuSampler cpu;
+  probe::CpuSampler cpu(0.05, a.cpu_cores > 0 ? a.cpu_cores : r.machine.cores);
   std::unique_ptr<probe::MemorySampler> memory;
   std::unique_ptr<probe::DiskSampler> disk;
   std::unique_ptr<probe::NetSampler> net;
@@ -161,6 +163,10 @@ void add_probe_commands(CLI::App& app, std::vector<Command>& out)
       ->capture_default_str();
   p->add_option("--min-samples", a->min_samples, "fewest repetitions of a figure")->capture_default_str();
   p->add_option("--max-samples", a->max_samples, "most repetitions of a figure")->capture_default_str();
+  p->add_option("--cpu-cores", a->cpu_cores,
+                "cores that run the CPU probe's mix at once (default 0: every core; the rate is a core's while the "
+                "others are busy, as when processes fill the machine)")
+      ->capture_default_str();
   p->add_option("--min-seconds", a->min_seconds,
                 "keep taking rounds of samples (one of every figure per round) at least this long, so that each "
                 "figure's interval covers the machine's drift over that time")
