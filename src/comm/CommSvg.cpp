@@ -99,11 +99,7 @@ std::string comm_matrix_svg(const CommEstimate& e, const std::string& subtitle)
                      left + side / 2, top + side + 24);
   // the colour scale, 0 at the bottom
   double lx = left + side + 30, lh = 200;
-  for (int k = 0; k < 40; ++k)
-    svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.2f}\" width=\"16\" height=\"{:.2f}\" fill=\"{}\"/>\n", lx,
-                       top + lh * k / 40.0, lh / 40.0 + 0.3, volume_colour(1.0 - k / 39.0));
-  svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"16\" height=\"{:.0f}\" fill=\"none\" stroke=\"#333\"/>\n",
-                     lx, top, lh);
+  svg += svg_colour_scale(lx, top, lh, volume_colour);
   double step = nice_step(peak > 0 ? peak : 1, 4);
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" dominant-baseline=\"middle\">{} B</text>\n", lx + 22, top,
                      format_tick(peak, step));

@@ -114,11 +114,7 @@ std::string load_heatmap_svg(const std::vector<HeatmapPanel>& panels, const Heat
                      left + plot_w / 2, y - gap + 14);
   // colour legend
   double lx = left + plot_w + 30, lh = 200;
-  for (int k = 0; k < 40; ++k)
-    svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.2f}\" width=\"16\" height=\"{:.2f}\" fill=\"{}\"/>\n", lx,
-                       top + lh * k / 40.0, lh / 40.0 + 0.3, load_colour(1.0 - k / 39.0));
-  svg += fmt::format("<rect x=\"{:.0f}\" y=\"{:.0f}\" width=\"16\" height=\"{:.0f}\" fill=\"none\" stroke=\"#333\"/>\n",
-                     lx, top, lh);
+  svg += svg_colour_scale(lx, top, lh, load_colour);
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{:.3g} s</text>\n", lx + 20, top + 10, peak);
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">0 s</text>\n", lx + 20, top + lh);
   svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">compute</text>\n", lx - 4, top + lh + 18);
