@@ -70,22 +70,19 @@ void write_synthetic_trace(const ValueGraph& graph, const SynthOptions& o)
   for (std::uint64_t call = 0; call < calls; ++call)
     for (int r = 0; r < p; ++r) {
       int requests = 0;
-      for (int q = 0; q < p; ++q)
-        if (std::uint64_t bytes = share(est.matrix[q][r], calls, call); bytes > 0) {
-          Action a = action(ActionType::Irecv, r);
-          a.partner = q;
-          a.bytes = bytes;
-          writer.write(a);
-          ++requests;
-        }
-      for (int q = 0; q < p; ++q)
-        if (std::uint64_t bytes = share(est.matrix[r][q], calls, call); bytes > 0) {
-          Action a = action(ActionType::Isend, r);
-          a.partner = q;
-          a.bytes = bytes;
-          writer.write(a);
-          ++requests;
-        }
+      // one request of `type` to each partner q whose matrix entry bytes_of(q) has a share in this call
+      auto post = [&](ActionType type, auto bytes_of) {
+        for (int q = 0; q < p; ++q)
+          if (std::uint64_t bytes = share(bytes_of(q), calls, call); bytes > 0) {
+            Action a = action(type, r);
+            a.partner = q;
+            a.bytes = bytes;
+            writer.write(a);
+            ++requests;
+          }
+      };
+      post(ActionType::Irecv, [&](int q) { return est.matrix[q][r]; });
+      post(ActionType::Isend, [&](int q) { return est.matrix[r][q]; });
       if (requests > 0)
         writer.write(action(ActionType::Waitall, r));
       Action c = action(ActionType::Compute, r);
