@@ -21,14 +21,20 @@ constexpr const char* kCommFortran = nullptr;
   if (!kCommCc)                                                                                                      \
   GTEST_SKIP() << "perfcast was built without LLVM 19 (clang-19, llvm-19-dev): no comm pass"
 
+// Builds SOURCE (a path in the source tree) with a perfcast wrapper into dir/OUT; returns the binary.
+std::string build_source(const TempDir& dir, const std::string& source, const std::string& out_name,
+                         const char* wrapper = kCommCc)
+{
+  std::string out = dir.path() + "/" + out_name;
+  CommandResult r = run_command(fmt::format("{} -O2 {}/{} -o {}", wrapper, source_dir(), source, out));
+  EXPECT_EQ(r.status, 0) << r.output;
+  return out;
+}
+
 // Builds tests/apps/comm/NAME with a perfcast wrapper into dir; returns the binary.
 std::string build(const TempDir& dir, const std::string& name, const char* wrapper = kCommCc)
 {
-  std::string out = dir.path() + "/" + name.substr(0, name.find('.'));
-  CommandResult r =
-      run_command(fmt::format("{} -O2 {}/tests/apps/comm/{} -o {}", wrapper, source_dir(), name, out));
-  EXPECT_EQ(r.status, 0) << r.output;
-  return out;
+  return build_source(dir, "tests/apps/comm/" + name, name.substr(0, name.find('.')), wrapper);
 }
 
 nlohmann::json comm_json(const std::string& dir)
@@ -83,10 +89,8 @@ TEST(CommPass, HeatDiffusionHaloOverTwoProcesses)
 {
   REQUIRE_COMMPASS();
   TempDir t;
-  std::string app = t.path() + "/heat";
-  CommandResult b = run_command(
-      fmt::format("{} -O2 {}/examples/comm/heat2d/heat2d_seq.c -o {}", kCommCc, source_dir(), app));
-  ASSERT_EQ(b.status, 0) << b.output;
+  std::string app = build_source(t, "examples/comm/heat2d/heat2d_seq.c", "heat");
+  ASSERT_FALSE(HasFailure());
   std::string out = t.path() + "/out";
   CommandResult r = run_perfcast(fmt::format("comm run --procs 2 --region step -o {} -- {} 32 10", out, app));
   ASSERT_EQ(r.status, 0) << r.output;
@@ -202,10 +206,8 @@ TEST(CommPass, PlainRunOfTheSameBinaryGivesTheCostOfAValue)
 {
   REQUIRE_COMMPASS();
   TempDir t;
-  std::string app = t.path() + "/heat";
-  CommandResult b = run_command(
-      fmt::format("{} -O2 {}/examples/comm/heat2d/heat2d_seq.c -o {}", kCommCc, source_dir(), app));
-  ASSERT_EQ(b.status, 0) << b.output;
+  std::string app = build_source(t, "examples/comm/heat2d/heat2d_seq.c", "heat");
+  ASSERT_FALSE(HasFailure());
   // the plain copy computes what the instrumented code does, and writes times, not a graph
   CommandResult plain = run_command(fmt::format("{} 32 10", app));
   CommandResult copy = run_command(

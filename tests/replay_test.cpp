@@ -331,12 +331,12 @@ TEST(Replay, WaitingForANonBlockingCollectiveBlocksUntilItEnds)
   EXPECT_NEAR(r.makespan_s, message_time(1000000), 1e-12);
 }
 
-TEST(Replay, SubCommunicatorsRouteByLocalRank)
+namespace {
+
+// Four ranks split by parity into {0, 2} and {1, 3}; inside each half, local
+// rank 0 broadcasts 1 MB and sends 8 bytes to local rank 1.
+std::vector<std::string> split_halves_ranks()
 {
-  // comm_split 1 by parity: {0, 2} and {1, 3}; inside each, local rank 0
-  // broadcasts 1 MB and sends 8 bytes to local rank 1. The split itself is an
-  // allgather of 8 bytes over the world: 3 x 8 bytes in per rank.
-  Fixture f;
   std::vector<std::string> ranks;
   for (int r = 0; r < 4; ++r) {
     std::string s = std::to_string(r);
@@ -344,7 +344,18 @@ TEST(Replay, SubCommunicatorsRouteByLocalRank)
     t += r < 2 ? s + " send 1 0 8 comm=1\n" : s + " recv 0 0 8 comm=1\n";
     ranks.push_back(t);
   }
-  auto r = f.replay(ranks);
+  return ranks;
+}
+
+} // namespace
+
+TEST(Replay, SubCommunicatorsRouteByLocalRank)
+{
+  // comm_split 1 by parity: {0, 2} and {1, 3}; inside each, local rank 0
+  // broadcasts 1 MB and sends 8 bytes to local rank 1. The split itself is an
+  // allgather of 8 bytes over the world: 3 x 8 bytes in per rank.
+  Fixture f;
+  auto r = f.replay(split_halves_ranks());
   EXPECT_EQ(r.ranks[0].bytes_received, 24u);
   EXPECT_EQ(r.ranks[1].bytes_received, 24u);
   EXPECT_EQ(r.ranks[2].bytes_received, 24u + 1000000 + 8);
@@ -358,14 +369,7 @@ TEST(Replay, PartnersCountOnlyTheTracesOwnSendsAndSizesCountEveryMessage)
   // world rank 0 to 2 and from 1 to 3 (local rank 1 of {0, 2} and {1, 3});
   // the split's allgather and the 1 MB broadcasts are collective schedules
   Fixture f;
-  std::vector<std::string> ranks;
-  for (int r = 0; r < 4; ++r) {
-    std::string s = std::to_string(r);
-    std::string t = s + " comm_split 1 " + std::to_string(r % 2) + " " + s + "\n" + s + " bcast 1000000 0 6 comm=1\n";
-    t += r < 2 ? s + " send 1 0 8 comm=1\n" : s + " recv 0 0 8 comm=1\n";
-    ranks.push_back(t);
-  }
-  auto r = f.replay(ranks);
+  auto r = f.replay(split_halves_ranks());
   ASSERT_EQ(r.ranks[0].partners.size(), 1u);
   EXPECT_EQ(r.ranks[0].partners.at(2).messages, 1u);
   EXPECT_EQ(r.ranks[0].partners.at(2).bytes, 8u);
