@@ -52,6 +52,9 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
                    {"warnings", m.warnings}}},
           {"reliability", {{"method", m.reliability.method}, {"queueing_error", m.reliability.queueing_error},
                            {"amdahl_error", m.reliability.amdahl_error}, {"trusted", m.reliability.trusted},
+                           {"recommended_model", m.reliability.recommend_amdahl ? "amdahl" : "queueing-network"},
+                           {"error_difference", m.reliability.error_difference},
+                           {"error_difference_se", m.reliability.error_difference_se},
                            {"warning", m.reliability.warning},
                            {"next_count", {{"from", m.reliability.next_from}, {"to", m.reliability.next_to},
                                            {"queueing_error", m.reliability.next_queueing_error},
@@ -116,6 +119,14 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.reliability.queueing_error = rel.value("queueing_error", -1.0);
       m.reliability.amdahl_error = rel.value("amdahl_error", -1.0);
       m.reliability.trusted = rel.value("trusted", false);
+      // files before the recommendation was kept: the better held-out error of an untrusted model
+      m.reliability.recommend_amdahl =
+          rel.contains("recommended_model")
+              ? rel.at("recommended_model").get<std::string>() == "amdahl"
+              : !m.reliability.trusted && m.reliability.amdahl_error >= 0 &&
+                    m.reliability.amdahl_error < m.reliability.queueing_error;
+      m.reliability.error_difference = rel.value("error_difference", 0.0);
+      m.reliability.error_difference_se = rel.value("error_difference_se", -1.0);
       m.reliability.warning = rel.value("warning", "");
       if (rel.contains("next_count")) {
         const auto& next = rel.at("next_count");

@@ -40,7 +40,11 @@ struct Reliability {
   std::string method;         ///< how it was measured ("extrapolation and leave-one-out", ...); empty if never
   double queueing_error = -1; ///< mean absolute relative error of the queueing model; -1 when not measured
   double amdahl_error = -1;   ///< likewise for the Amdahl baseline
-  bool trusted = false;       ///< the queueing model validated and did no worse than Amdahl
+  bool trusted = false;       ///< the queueing model validated within kTrustedError
+  /// Amdahl's law is recommended: the queueing model failed its checks and Amdahl's did clearly better
+  bool recommend_amdahl = false;
+  /// mean over the distinct held-out checks of (queueing error - Amdahl error), and its standard error
+  double error_difference = 0, error_difference_se = -1;
   /// the "next count" check alone: fitted up to next_from processes, asked for next_to (0 when not run)
   int next_from = 0, next_to = 0;
   double next_queueing_error = -1; ///< its mean absolute relative error for the queueing model

@@ -67,10 +67,25 @@ Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Pl
 /// Relative error above which a validated queueing model is still called a guess.
 inline constexpr double kTrustedError = 0.15;
 
+/// One held-out check: the mean relative errors of both models on the runs it held out.
+struct HeldOutCheck {
+  double queueing_error = 0;
+  double amdahl_error = 0;
+};
+
+/// Whether Amdahl's law is recommended over the queueing model after the
+/// distinct held-out checks: only when the queueing model failed (its mean
+/// error passes kTrustedError) and Amdahl's did better by more than two
+/// standard errors of the paired differences (with a single check, by any
+/// amount); a structural model is not dropped on a difference the checks'
+/// own spread explains.
+bool amdahl_clearly_better(const std::vector<HeldOutCheck>& checks);
+
 /// Validates the queueing model and Amdahl's law on runs held out of their
 /// fit (the extrapolation check and leave-one-out, whichever the runs allow):
-/// the queueing model is trusted when it was validated, missed by at most
-/// kTrustedError and did no worse than Amdahl; otherwise the warning says so.
+/// the queueing model is trusted when it missed by at most kTrustedError;
+/// Amdahl's law is recommended when amdahl_clearly_better; otherwise the
+/// warning says the queueing model is a guess.
 Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platform& platform,
                                ModelVariant variant = ModelVariant{});
 

@@ -130,8 +130,9 @@ int run_predict(const ModelArgs& a)
   const Reliability& rel = model.reliability;
   if (!rel.warning.empty())
     std::cerr << "warning: " << a.model << ": " << rel.warning << "\n";
-  // the better-validated model is the recommendation; its held-out error is the band
-  bool use_amdahl = !rel.trusted && rel.amdahl_error >= 0 && rel.amdahl_error < rel.queueing_error;
+  // Amdahl's law when the held-out checks clearly favour it (assess_reliability); the recommended model's
+  // held-out error is the band
+  bool use_amdahl = rel.recommend_amdahl;
   auto recommended = [&](const SweepPoint& p) { return use_amdahl ? p.amdahl_s : p.queueing.time_s; };
   std::vector<int> procs = parse_proc_counts(a.procs);
   auto points = sweep(model, amdahl, platform, a.placement, procs);
@@ -196,7 +197,8 @@ int run_predict(const ModelArgs& a)
                                guesses.count(p.queueing.procs) ? " [guess: see the warning]" : "");
     }
     if (use_amdahl)
-      std::cout << "* Amdahl's law: it predicted held-out runs better than the queueing model (see the warning)\n";
+      std::cout << "* Amdahl's law: the queueing model failed its held-out checks and Amdahl's law did clearly better (see the "
+                   "warning)\n";
     std::cout << fmt::format("\nturning point: {} processes (the next step gains less than {:.0f}%)\n", turn,
                              100 * a.threshold);
     if (group) {

@@ -1,0 +1,61 @@
+// Which model perfcast recommends after the held-out checks (issue 13): the
+// queueing model, the structural one, unless it failed its checks and Amdahl's
+// law did better by more than the checks' own spread.
+#include "platform/Platform.hpp"
+#include "qn/MeasuredRun.hpp"
+#include "qn/QueueingModel.hpp"
+#include "qn/Study.hpp"
+#include "TestUtil.hpp"
+
+#include "QnTestUtil.hpp"
+#include <gtest/gtest.h>
+
+using namespace perfcast;
+
+TEST(QnSelection, AmdahlIsRecommendedOnlyOnClearEvidence)
+{
+  // within the tolerance the queueing model stays, however much better
+  // Amdahl's law did: (8, 11, 8)% against (1, 6, 6)%, a mean 9% <= 15%
+  EXPECT_FALSE(amdahl_clearly_better({{0.08, 0.01}, {0.11, 0.06}, {0.08, 0.06}}));
+  // failed (mean 30%) and Amdahl better every time: differences 29, 37, 24
+  // points, mean 30, standard deviation sqrt((1 + 49 + 36) / 2) = 6.6, so
+  // the standard error is 6.6 / sqrt(3) = 3.8 and 30 > 2 x 3.8
+  EXPECT_TRUE(amdahl_clearly_better({{0.30, 0.01}, {0.40, 0.03}, {0.25, 0.01}}));
+  // failed (mean 28%), Amdahl better on average by 16.7 points but not on
+  // every check: differences 34, 16, 0, standard deviation
+  // sqrt((17.3^2 + 0.7^2 + 16.7^2) / 2) = 17.0, standard error 9.8, and
+  // 16.7 < 2 x 9.8: the spread explains the difference
+  EXPECT_FALSE(amdahl_clearly_better({{0.43, 0.09}, {0.33, 0.17}, {0.08, 0.08}}));
+  // the same differences with a quarter of the spread: 16.7 against 2 x 2.5
+  EXPECT_TRUE(amdahl_clearly_better({{0.3, 0.1}, {0.3, 0.135}, {0.3, 0.165}}));
+  // failed, and Amdahl's law worse on average: the queueing model stays
+  EXPECT_FALSE(amdahl_clearly_better({{0.2, 0.3}, {0.2, 0.1}, {0.2, 0.35}}));
+  // a single check has no spread: the better one wins once the queueing model failed
+  EXPECT_TRUE(amdahl_clearly_better({{0.2, 0.1}}));
+  EXPECT_FALSE(amdahl_clearly_better({{0.1, 0.01}}));
+  EXPECT_FALSE(amdahl_clearly_better({}));
+}
+
+TEST(QnSelection, ExactQueueingModelStaysRecommendedWhenAmdahlFitsAsWell)
+{
+  // runs drawn from the queueing model itself at 1, 2, 4 and 8 processes on
+  // two hosts, curves that two sending counts determine: every held-out
+  // check of the queueing model is exact, so it is recommended, trusted and
+  // unwarned whatever Amdahl's law scores; the 8-process run is held out
+  // once (next count), not again by leave-one-out: 3 distinct checks
+  Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
+  QueueingModel truth = test::qn_truth_model(5e11);
+  truth.sends = {CurveForm::Constant, 300, 0};
+  truth.run_bytes.reset();
+  truth.message_bytes = {CurveForm::Constant, 20000, 0};
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8})
+    runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
+  Reliability rel = assess_reliability(runs, p);
+  EXPECT_LT(rel.queueing_error, 1e-3);
+  EXPECT_TRUE(rel.trusted);
+  EXPECT_FALSE(rel.recommend_amdahl);
+  EXPECT_TRUE(rel.warning.empty());
+  EXPECT_GE(rel.error_difference_se, 0); // three checks: a spread
+  EXPECT_NEAR(rel.error_difference, rel.queueing_error - rel.amdahl_error, 1e-12);
+}
