@@ -11,11 +11,12 @@
  *          one CSV line per worker on stdout: its arrival, fork, share received,
  *          integration done, result received (seconds since the start), response,
  *          CPU time of the integration and of the whole process
- *        mw_integral calibrate --steps N [--workers K] [--rounds R]
+ *        mw_integral calibrate --steps N [--workers K] [--rounds R] [--write-bytes B --dir D]
  *          the cost of one trapezium in the probe's unit (flop of the mix of eight
  *          multiply-add chains that perfcast probe times) on each of K workers'
  *          intervals (default 1: the whole of [0, 1]), measured by timing the
- *          two alternately in this one process, in its CPU time
+ *          two alternately in this one process, in its CPU time; and a worker's
+ *          CPU time beyond its integration (fork, its write of B bytes in D, exit)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -277,7 +278,43 @@ static double mix_rate(double seconds)
  * by the same factor). `rounds` passes over the K intervals, each in a new
  * shuffled order (seeded) so that a drift of the machine during a pass does
  * not follow the workers' order; a worker's figure is the mean of its rounds. */
-static int calibrate(long steps, int rounds, int k)
+/* CPU time of a worker beyond its integration (fork, reading its share, the
+ * write's system calls, sending the result, exit), in seconds: `n` workers
+ * with a one-trapezium share run one after the other, and the CPU time the
+ * kernel charges each (wait4) is averaged */
+static double worker_overhead_s(long write_bytes, const char *dir, int n)
+{
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    int to_worker[2], to_master[2];
+    if (pipe(to_worker) != 0 || pipe(to_master) != 0)
+      die("pipe");
+    pid_t p = fork();
+    if (p < 0)
+      die("fork");
+    if (p == 0) {
+      close(to_worker[1]);
+      close(to_master[0]);
+      worker(i, to_worker[0], to_master[1], dir);
+    }
+    close(to_worker[0]);
+    close(to_master[1]);
+    Share s = {0, 1e-6, 1, write_bytes};
+    Result r;
+    if (write(to_worker[1], &s, sizeof s) != (ssize_t)sizeof s || read(to_master[0], &r, sizeof r) != (ssize_t)sizeof r)
+      die("calibration worker");
+    close(to_worker[1]);
+    close(to_master[0]);
+    struct rusage usage;
+    if (wait4(p, NULL, 0, &usage) < 0)
+      die("wait4");
+    sum += (double)usage.ru_utime.tv_sec + 1e-6 * (double)usage.ru_utime.tv_usec + (double)usage.ru_stime.tv_sec +
+           1e-6 * (double)usage.ru_stime.tv_usec - r.cpu_s;
+  }
+  return sum / n;
+}
+
+static int calibrate(long steps, int rounds, int k, long write_bytes, const char *dir)
 {
   volatile double keep = 0;
   double *flop = calloc((size_t)k, sizeof(double));
@@ -309,10 +346,13 @@ static int calibrate(long steps, int rounds, int k)
     }
   }
   long n = (long)rounds * k;
+  /* twenty workers' overhead, timed between the passes: one sample per worker
+   * would be a few milliseconds, so many are averaged */
+  double overhead_s = worker_overhead_s(write_bytes, dir, 20);
   double mean = sum / (double)n, sd = sqrt((squares - (double)n * mean * mean) / (double)(n - 1));
   printf("{\"flop_per_step\": %.6g, \"sd\": %.4g, \"rounds\": %d, \"mix_flop_per_s\": %.6g, \"workers\": %d, "
-         "\"steps\": %ld, \"per_worker\": [",
-         mean, sd, rounds, rate_sum / (double)n, k, steps);
+         "\"steps\": %ld, \"overhead_cpu_s\": %.6g, \"overhead_flop\": %.6g, \"per_worker\": [",
+         mean, sd, rounds, rate_sum / (double)n, k, steps, overhead_s, overhead_s * rate_sum / (double)n);
   for (int i = 0; i < k; i++)
     printf("%s%.6g", i ? ", " : "", flop[i]);
   printf("]}\n");
@@ -357,7 +397,7 @@ int main(int argc, char **argv)
   if (!strcmp(argv[1], "run"))
     return run(k, steps, write_bytes, dir, arrivals);
   if (!strcmp(argv[1], "calibrate"))
-    return calibrate(steps, rounds, k);
+    return calibrate(steps, rounds, k, write_bytes, dir);
   fprintf(stderr, "mw_integral: unknown mode %s (expected run or calibrate)\n", argv[1]);
   return 2;
 }
