@@ -9,7 +9,7 @@
 # cores, memory slowdown, disk write, message costs) or from the workload's
 # description: the workers' stages, whose CPU work is the number of trapezia
 # times the cost of one trapezium in the probe's unit (the flop of its mix) on
-# that worker's own interval, measured by `mw_integral calibrate --workers K`
+# that worker's own interval, from `mw_integral calibrate --workers 100` (100 cells of [0, 1])
 # (each interval and the mix timed in turn in one process's CPU time, so the
 # ratio does not depend on the machine's load; sin and exp cost less near 0, so
 # the workers' demands differ by about a fifth from first to last).
@@ -75,7 +75,11 @@ fi
 cal_ks="$ks"
 [ -n "$exp" ] && cal_ks="$cal_ks ${exp%%:*}"
 calibrate() { # K -> calibration-K.json: the two calibrations' mean, worker by worker
-  local args=(calibrate --steps 600000 --rounds 10 --workers "$1" --write-bytes "$write_bytes" --dir "$dir")
+  # on a grid of 100 cells of [0, 1] whatever K is, 600 million trapezia in
+  # all (about 7 s of each core): per-K calibrations of K cells (0.7 s at
+  # K = 10) put the mean cost of a trapezium anywhere from 99.9 to 108.8 flop
+  # from one K to the next (21:05 UTC), a noise as large as the target
+  local args=(calibrate --steps 600000 --rounds 10 --workers 100 --write-bytes "$write_bytes" --dir "$dir")
   "$work/mw_integral" "${args[@]}" > "$work/cal-$1-a.json" &
   local pid=$!
   "$work/mw_integral" "${args[@]}" > "$work/cal-$1-b.json"
@@ -98,7 +102,7 @@ parts = []
 for k in sys.argv[2:]:
     c = json.load(open(f"{sys.argv[1]}/calibration-{k}.json"))
     w = c["per_worker"]
-    parts.append(f"K={k}: {c['flop_per_step']:.2f} flop/trapezium (workers {min(w):.1f} to {max(w):.1f}), mix {c['mix_flop_per_s']:.4g} flop/s, "
+    parts.append(f"K={k}: {c['flop_per_step']:.2f} flop/trapezium (100 cells {min(w):.1f} to {max(w):.1f}), mix {c['mix_flop_per_s']:.4g} flop/s, "
                  f"worker overhead {1e3 * c['overhead_cpu_s']:.2f} ms CPU")
 print("; ".join(parts))
 PY
@@ -106,7 +110,8 @@ PY
 
 # workload: K workers, each receives 32 bytes, integrates, writes, sends 32 bytes;
 # it holds its 1 MiB write buffer (memory_mb 1.048576); worker i's CPU work is
-# the trapezia times the calibrated cost on its own interval [i/K, (i+1)/K],
+# the trapezia times the calibrated cost on its own interval [i/K, (i+1)/K]
+# (from the calibration's 100 cells of [0, 1]),
 # plus the CPU time a worker spends beyond its integration (fork, the write's
 # system calls, exit: about 9 ms here, 2.5% of the integration, measured by the
 # calibration with workers of one trapezium)
@@ -115,7 +120,12 @@ workload() { # K ARRIVALS_FILE|"" > workload.json
 import json, sys
 k, arrivals, steps, write_bytes = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 cal = json.load(open(sys.argv[5]))
-per_worker, overhead = cal["per_worker"], cal["overhead_flop"]
+cells, overhead = cal["per_worker"], cal["overhead_flop"]
+def cost(a, b):
+    """mean cost of a trapezium on [a, b]: the calibrated cells it overlaps, weighted by the overlap"""
+    n = len(cells)
+    return sum(c * max(0.0, min(b, (j + 1) / n) - max(a, j / n)) for j, c in enumerate(cells)) / (b - a)
+per_worker = [cost(i / k, (i + 1) / k) for i in range(k)]
 times = [float(x) for x in open(arrivals)] if arrivals else [0.0] * k
 procs = [{"id": i, "arrival_s": times[i], "memory_mb": 1.048576,
           "stages": [["message", 32], ["cpu", steps * per_worker[i] + overhead], ["write", write_bytes], ["message", 32]]}

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <vector>
 
 using namespace perfcast;
 
@@ -26,6 +27,13 @@ TEST(ProbeCli, SmallProbeIsAPlatformThatScheduleReads)
     EXPECT_GT(mean, 0);
     EXPECT_LE((*f)["ci95"][0].get<double>(), mean);
     EXPECT_GE((*f)["ci95"][1].get<double>(), mean);
+    // the samples behind the figure, for bench/probe_repeat.sh's drift check
+    auto samples = (*f)["samples"].get<std::vector<double>>();
+    ASSERT_EQ(static_cast<long>(samples.size()), (*f)["n"].get<long>()) << f->dump();
+    double sum = 0;
+    for (double x : samples)
+      sum += x;
+    EXPECT_NEAR(sum / static_cast<double>(samples.size()), mean, 1e-9 * mean) << f->dump();
   }
   EXPECT_EQ(figures["memory_slowdown"]["points"].size(), 3u); // 0, 12 and 24 MiB held
   EXPECT_NEAR(figures["memory_slowdown"]["probed_range_mb"][1].get<double>(), 24 * 1048576 / 1e6, 1e-9);

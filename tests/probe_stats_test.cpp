@@ -23,6 +23,14 @@ TEST(ProbeStats, IntervalOfFixedSamples)
   EXPECT_NEAR(e.relative_half_width(), kZ95 / std::sqrt(3.0) / 10, 1e-12);
 }
 
+TEST(ProbeStats, EstimateKeepsItsSamplesInTheOrderTaken)
+{
+  // bench/probe_repeat.sh reads them back to look for a drift within the run
+  // (batch means); a sorted or dropped list would hide it
+  Estimate e = summarize({11, 9, 10});
+  EXPECT_EQ(e.samples, (std::vector<double>{11, 9, 10}));
+}
+
 TEST(ProbeStats, CentralLimitSampleSize)
 {
   // n = (z s / (e mean))^2: s = 1, mean = 10, e = 5%: (1.96 / 0.5)^2 = 15.37 -> 16;

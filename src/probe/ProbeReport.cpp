@@ -28,7 +28,10 @@ std::string line(const std::string& name, const Estimate& e, double scale, const
 
 json estimate_json(const Estimate& e)
 {
-  return {{"mean", e.mean}, {"sd", e.sd}, {"n", e.n}, {"ci95", {e.ci_low, e.ci_high}}, {"converged", e.converged}};
+  json j = {{"mean", e.mean}, {"sd", e.sd}, {"n", e.n}, {"ci95", {e.ci_low, e.ci_high}}, {"converged", e.converged}};
+  if (!e.samples.empty()) // in the order taken: bench/probe_repeat.sh looks for drift within the run
+    j["samples"] = e.samples;
+  return j;
 }
 
 json figures_json(const ProbeResult& r)

@@ -16,6 +16,7 @@ Estimate summarize(const std::vector<double>& samples)
 {
   Estimate e;
   e.n = static_cast<long>(samples.size());
+  e.samples = samples;
   if (samples.empty())
     return e;
   double sum = 0;

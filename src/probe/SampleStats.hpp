@@ -22,6 +22,7 @@ struct Estimate {
   double ci_low = 0;  ///< mean - z sd / sqrt(n)
   double ci_high = 0;
   bool converged = false; ///< n reached the central-limit size before the maximum count
+  std::vector<double> samples; ///< the samples in the order taken (a drift within the run shows there)
   /// Half-width of the interval relative to the mean.
   double relative_half_width() const;
 };
