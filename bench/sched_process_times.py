@@ -31,8 +31,6 @@ def main():
         sys.exit(__doc__)
     d = sys.argv[1]
     groups = int(sys.argv[sys.argv.index("--groups") + 1]) if "--groups" in sys.argv else 5
-    machine = json.load(open(os.path.join(d, "machine.json")))
-    node = machine["clusters"][0]["nodes"][0]
     for path in sorted(glob.glob(os.path.join(d, "*-*-*.csv")), key=natural):
         m = re.match(r"(.*)-(\d+)-(\d+)\.csv$", os.path.basename(path))
         if not m:
@@ -42,12 +40,17 @@ def main():
         workload_path = os.path.join(d, f"{run}-{k}.workload.json")
         if not os.path.exists(pred_path):
             continue
+        # the machine each K's prediction used (its CPU rate probed after its calibration), else the first probe
+        machine_path = os.path.join(d, f"machine-{k}.json")
+        if not os.path.exists(machine_path):
+            machine_path = os.path.join(d, "machine.json")
+        node = json.load(open(machine_path))["clusters"][0]["nodes"][0]
         workers = list(csv.DictReader(open(path)))
         pred = {p["id"]: p for p in json.load(open(pred_path))["per_process"]}
         demand = cpu_demand_s(workload_path, node) if os.path.exists(workload_path) else None
         report(run, k, rep, workers, pred, demand, groups)
         if os.path.exists(workload_path):
-            given_measured_demands(os.path.join(d, "machine.json"), workload_path, workers, node)
+            given_measured_demands(machine_path, workload_path, workers, node)
 
 
 def given_measured_demands(machine_path, workload_path, workers, node):

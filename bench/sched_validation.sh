@@ -133,9 +133,25 @@ procs = [{"id": i, "arrival_s": times[i], "memory_mb": 1.048576,
 print(json.dumps({"format": "perfcast-workload", "version": 1, "processes": procs}))
 PY
 }
-predict() { # workload.json NAME -> mean response (the JSON kept as DETAIL/NAME.json)
-  "$perfcast" schedule -p "$machine" -w "$1" --json > "$work/p.json"
-  if [ -n "$detail" ]; then cp "$work/p.json" "$detail/$2.json"; cp "$1" "$detail/$2.workload.json"; fi
+# the CPU rate again, right after each K's calibration: the machine's speed
+# moves over minutes (22:10 UTC: the first probe's mix ran at 7.09 Gflop/s,
+# sd 11%, and the calibrations a minute later at 8.79), so each K's prediction
+# takes the rate of its own minute, from the probe (every core running the
+# mix), the rest of the machine from the first probe
+cpu_probe() { # K -> machine-K.json
+  "$perfcast" probe -o "$work/cpu-$1.json" --skip memory disk net --min-seconds 6 --max-samples 20 > /dev/null
+  python3 - "$machine" "$work/cpu-$1.json" > "$work/machine-$1.json" <<'PY'
+import json, sys
+m, c = (json.load(open(p)) for p in sys.argv[1:3])
+m["clusters"][0]["nodes"][0]["speed"] = c["clusters"][0]["nodes"][0]["speed"]
+print(json.dumps(m))
+PY
+}
+predict() { # workload.json NAME K -> mean response (the JSON kept as DETAIL/NAME.json)
+  "$perfcast" schedule -p "$work/machine-$3.json" -w "$1" --json > "$work/p.json"
+  if [ -n "$detail" ]; then
+    cp "$work/p.json" "$detail/$2.json"; cp "$1" "$detail/$2.workload.json"; cp "$work/machine-$3.json" "$detail/machine-$3.json"
+  fi
   python3 -c "import json,sys; print(json.load(sys.stdin)['response_s']['mean'])" < "$work/p.json"
 }
 measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share" of one run (per worker as DETAIL/NAME.csv)
@@ -172,7 +188,17 @@ header() {
   # differ by more than a few percent the machine's speed moved between them
   # (other processes, or the host under a virtual machine), and the prediction
   # inherits the difference
-  echo "# speed check: $(python3 -c "import json,sys,statistics; s=json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed']; c=statistics.fmean(json.load(open(p))['mix_flop_per_s'] for p in sys.argv[2:]); print(f'probe {s:.4g} flop/s, calibration mix {c:.4g} flop/s ({100*(c/s-1):+.1f}%)')" "$machine" "$work"/calibration-*.json)"
+  echo "# speed check (per K, the CPU probe the prediction used against its calibration's mix): $(python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -un) <<'PY'
+import json, sys
+parts = []
+for k in sys.argv[2:]:
+    s = json.load(open(f"{sys.argv[1]}/machine-{k}.json"))["clusters"][0]["nodes"][0]["speed"]
+    c = json.load(open(f"{sys.argv[1]}/calibration-{k}.json"))["mix_flop_per_s"]
+    parts.append(f"K={k}: probe {s:.4g}, mix {c:.4g} flop/s ({100 * (c / s - 1):+.1f}%)")
+print("; ".join(parts))
+PY
+)"
+  echo "# first probe's speed: $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed'])" "$machine") flop/s"
   echo "# steps $steps, write_bytes $write_bytes, dir $dir"
   if [ "$append" = 1 ] && [ -s "$out" ]; then :; else
     echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
@@ -182,8 +208,9 @@ header() {
 
 for k in $ks; do
   calibrate "$k"
+  cpu_probe "$k"
   workload "$k" "" > "$work/w.json"
-  p=$(predict "$work/w.json" "together-$k")
+  p=$(predict "$work/w.json" "together-$k" "$k")
   for r in $(seq 1 "$reps"); do
     read -r m others < <(measure "$k" "" "together-$k-$r")
     echo "together,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
@@ -192,8 +219,9 @@ done
 if [ -n "$exp" ]; then
   k=${exp%%:*} rho=${exp##*:}
   calibrate "$k"
+  cpu_probe "$k"
   # mean gap between arrivals for utilisation rho of the cores: (work of one worker on one core) / (cores rho)
-  python3 - "$machine" "$work/calibration-$k.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
+  python3 - "$work/machine-$k.json" "$work/calibration-$k.json" "$steps" "$k" "$rho" > "$work/arrivals" <<'PY'
 import json, random, sys
 node = json.load(open(sys.argv[1]))["clusters"][0]["nodes"][0]
 cpu_s = int(sys.argv[3]) * json.load(open(sys.argv[2]))["flop_per_step"] / node["speed"]
@@ -213,7 +241,7 @@ for g in gaps:
     print(f"{t:.6f}")
 PY
   workload "$k" "$work/arrivals" > "$work/w.json"
-  p=$(predict "$work/w.json" "exponential-rho$rho-$k")
+  p=$(predict "$work/w.json" "exponential-rho$rho-$k" "$k")
   for r in $(seq 1 "$reps"); do
     read -r m others < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
     echo "exponential-rho$rho,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
