@@ -103,6 +103,32 @@ TEST(ProcessSim, DiskRequestsAreServedFirstComeFirstServed)
   EXPECT_NEAR(r[2].waiting_s(), 2, 1e-12);
 }
 
+TEST(ProcessSim, DiskRequestsOfSeveralProcessesAreServedInTurn)
+{
+  // two writes of 100 MB in requests of 50 MB on a 50 MB/s disk at t = 0, and
+  // a third process's write of 50 MB in one request at t = 0.5: requests of
+  // 1 s, each process's next request queued behind those waiting when its
+  // last one ends: 0a [0, 1], 1a [1, 2], 2 [2, 3], 0b [3, 4], 1b [4, 5]. With
+  // one request per write (FIFO per stage) they would end at 2, 4 and 5 s
+  std::vector<ProcessSpec> ps;
+  for (int i = 0; i < 2; ++i) {
+    ps.push_back(process(i, 0, {{StageKind::DiskWrite, 100e6}}));
+    ps.back().stages[0].request = 50e6;
+  }
+  ps.push_back(process(2, 0.5, {{StageKind::DiskWrite, 50e6}}));
+  auto policy = make_policy("round-robin");
+  Rng rng(1);
+  auto r = simulate_processes({test::sched_computer(8)}, ps, *policy, rng);
+  EXPECT_NEAR(r[0].finish_s, 4, 1e-12);
+  EXPECT_NEAR(r[1].finish_s, 5, 1e-12);
+  EXPECT_NEAR(r[2].finish_s, 3, 1e-12);
+  // alone, a write in requests takes its bytes over the bandwidth, as in one request
+  std::vector<ProcessSpec> one{process(0, 0, {{StageKind::DiskWrite, 100e6}})};
+  one[0].stages[0].request = 30e6; // four requests (four equal parts): 100 MB / 50 MB/s = 2 s
+  Rng rng2(1);
+  EXPECT_NEAR(simulate_processes({test::sched_computer(8)}, one, *policy, rng2)[0].finish_s, 2, 1e-12);
+}
+
 TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
 {
   // a message of 1.25 MB: 2 o + l = 50 us plus 1.25e6 / 125e6 = 10 ms (eqs. 6, 7);

@@ -58,6 +58,19 @@ TEST(ScheduleCli, BadInputIsNamed)
     {"stages": [["compute", 1e6]]}]})");
   r = test::run_perfcast("schedule -p " + platform + " -w " + bad_stage);
   EXPECT_NE(r.output.find("processes[0].stages[0]: unknown stage 'compute'"), std::string::npos) << r.output;
+  // a request size belongs to reads and writes only, and is above 0
+  std::string cpu_request = dir.file("request.json", R"({"format": "perfcast-workload", "version": 1, "processes": [
+    {"stages": [["write", 1e6, 65536], ["cpu", 1e6, 4096]]}]})");
+  r = test::run_perfcast("schedule -p " + platform + " -w " + cpu_request);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.output.find("processes[0].stages[1]: expected a request size only on a read or write stage"),
+            std::string::npos)
+      << r.output;
+  std::string zero_request = dir.file("zero.json", R"({"format": "perfcast-workload", "version": 1, "processes": [
+    {"stages": [["write", 1e6, 0]]}]})");
+  r = test::run_perfcast("schedule -p " + platform + " -w " + zero_request);
+  EXPECT_NE(r.output.find("processes[0].stages[0][2]: expected a request size above 0 bytes"), std::string::npos)
+      << r.output;
 }
 
 namespace {

@@ -29,8 +29,16 @@ struct CpuJob {
   double amount;    // instructions of the whole stage, for the end test
 };
 
+/// A stage at a device: its requests are served one at a time, each behind
+/// the requests already queued (first come first served per request).
+struct DeviceVisit {
+  int process;
+  double request_s; // service of one request
+  long requests;    // requests left, the one in service included
+};
+
 struct Device {
-  std::deque<std::pair<int, double>> queue; // (process, service seconds), head in service
+  std::deque<DeviceVisit> queue; // head in service
 };
 
 struct ComputerState {
@@ -290,9 +298,13 @@ private:
     case StageKind::Message: {
       int d = st.kind == StageKind::Message ? 1 : 0;
       Device& dev = s.devices[d];
-      dev.queue.emplace_back(p, service_time(cs, st));
+      // a stage of n requests: n equal parts of its service time
+      long n = st.kind != StageKind::Message && st.request > 0 && st.amount > st.request
+                   ? static_cast<long>(std::ceil(st.amount / st.request))
+                   : 1;
+      dev.queue.push_back({p, service_time(cs, st) / static_cast<double>(n), n});
       if (dev.queue.size() == 1)
-        push(now_ + dev.queue.front().second, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+        push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
       return;
     }
     case StageKind::Sleep: push(now_ + st.amount, EventKind::SleepDone, p, 0); return;
@@ -329,11 +341,14 @@ private:
   void device_done(int c, int d)
   {
     Device& dev = state_[static_cast<std::size_t>(c)].devices[d];
-    int p = dev.queue.front().first;
+    DeviceVisit v = dev.queue.front();
     dev.queue.pop_front();
+    if (--v.requests > 0) // its next request goes behind the others'
+      dev.queue.push_back(v);
     if (!dev.queue.empty())
-      push(now_ + dev.queue.front().second, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
-    start_next_stage(p);
+      push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+    if (v.requests == 0)
+      start_next_stage(v.process);
   }
 
   /// CPU instructions of the stages after the current one.

@@ -33,6 +33,10 @@ enum class StageKind { Cpu, DiskRead, DiskWrite, Message, Sleep };
 struct Stage {
   StageKind kind = StageKind::Cpu;
   double amount = 0;
+  /// Bytes per request of a disk stage (0: one request): the disk serves the
+  /// requests of the processes at it in turn, as it does when processes write
+  /// in blocks with O_DIRECT, and a stage ends with its last request.
+  double request = 0;
 };
 
 struct ProcessSpec {

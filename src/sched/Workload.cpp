@@ -55,9 +55,18 @@ std::vector<ProcessSpec> listed(const json& list, const std::string& path)
     for (std::size_t k = 0; k < p["stages"].size(); ++k) {
       const json& st = p["stages"][k];
       std::string sw = fmt::format("{}.stages[{}]", w, k);
-      if (!st.is_array() || st.size() != 2 || !st[0].is_string())
-        fail_in(path, sw + ": expected [kind, amount], such as [\"cpu\", 1e9]");
-      spec.stages.push_back({stage_kind(st[0].get<std::string>(), path, sw), non_negative(st[1], path, sw + "[1]")});
+      if (!st.is_array() || st.size() < 2 || st.size() > 3 || !st[0].is_string())
+        fail_in(path, sw + ": expected [kind, amount] or [\"read\"|\"write\", bytes, request bytes], such as "
+                           "[\"cpu\", 1e9]");
+      Stage stage{stage_kind(st[0].get<std::string>(), path, sw), non_negative(st[1], path, sw + "[1]")};
+      if (st.size() == 3) {
+        if (stage.kind != StageKind::DiskRead && stage.kind != StageKind::DiskWrite)
+          fail_in(path, sw + ": expected a request size only on a read or write stage");
+        stage.request = non_negative(st[2], path, sw + "[2]");
+        if (!(stage.request > 0))
+          fail_in(path, sw + "[2]: expected a request size above 0 bytes");
+      }
+      spec.stages.push_back(stage);
     }
     out.push_back(std::move(spec));
   }
