@@ -4,6 +4,7 @@
 #include "TestUtil.hpp"
 #include "phase/KernelDatabase.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -166,6 +167,8 @@ TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
                                           out, PERFCAST_PHASES_APP));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("did not converge over 2 sizes"), std::string::npos) << r.output;
+  // the data that did not converge is shown: both sizes and their phases
+  EXPECT_NE(r.output.find("the last two, 200 and 260: "), std::string::npos) << r.output;
   const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
   ASSERT_EQ(log["sizes"].size(), 2u);
   EXPECT_EQ(log["converged_at"], 0);
@@ -179,4 +182,41 @@ TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
   const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {}", out, power_database(dir)));
   EXPECT_NE(p.status, 0);
   EXPECT_NE(p.output.find("0 size(s) after convergence"), std::string::npos) << p.output;
+}
+
+TEST(PhasesCli, RepeatKeepsTheRunWithFewestSampledSecondsAndRecordsTheSpread) {
+  test::TempDir dir;
+  const std::string out = dir.path() + "/runs";
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.2 --max-sizes 3 "
+                                          "--hz 10000 --repeat 2 -- {} {{size}}",
+                                          out, PERFCAST_PHASES_APP));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("run 2/2"), std::string::npos) << r.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
+  for (const auto& s : log["sizes"]) {
+    ASSERT_EQ(s["runs"].size(), 2u) << s.dump();
+    const auto& a = s["runs"][0];
+    const auto& b = s["runs"][1];
+    // the kept run is the one with fewer sampled seconds per rank (ties keep the first)
+    const auto& fastest = b["profile_s"].get<double>() < a["profile_s"].get<double>() ? b : a;
+    EXPECT_EQ(s["dir"], fastest["dir"]) << s.dump();
+    const double lo = std::min(a["profile_s"].get<double>(), b["profile_s"].get<double>());
+    const double hi = std::max(a["profile_s"].get<double>(), b["profile_s"].get<double>());
+    EXPECT_NEAR(s["spread"].get<double>(), (hi - lo) / lo, 1e-9) << s.dump();
+    for (const auto& run : s["runs"]) {
+      bool profile = false;
+      for (const auto& e : std::filesystem::directory_iterator(out + "/" + run["dir"].get<std::string>()))
+        profile = profile || e.path().string().find(".functions.json") != std::string::npos;
+      EXPECT_TRUE(profile) << run.dump();
+      EXPECT_FALSE(run["phases"].empty()) << run.dump(); // each run's own phases, to compare the repeats
+    }
+  }
+  // Each repeat is an independent set of small runs for the prediction.
+  const std::string db = power_database(dir);
+  const auto second = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --run 2 --json", out, db));
+  ASSERT_EQ(second.status, 0) << second.output;
+  EXPECT_EQ(nlohmann::json::parse(second.output)["run"], 2);
+  const auto third = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --run 3", out, db));
+  EXPECT_NE(third.status, 0);
+  EXPECT_NE(third.output.find("no run 3 (expected 1 to 2"), std::string::npos) << third.output;
 }

@@ -4,6 +4,7 @@
 #include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -43,8 +44,14 @@ int run_profiled(const std::vector<std::string>& command, const std::string& lib
 
 json to_json(const PhaseRunLog& log) {
   json sizes = json::array();
-  for (const SizeRecord& r : log.sizes)
-    sizes.push_back({{"size", r.size}, {"status", r.status}, {"wall_s", r.wall_s}, {"dir", r.dir}});
+  for (const SizeRecord& r : log.sizes) {
+    json runs = json::array();
+    for (const RepeatRecord& k : r.runs)
+      runs.push_back({{"wall_s", k.wall_s}, {"profile_s", k.profile_s}, {"dir", k.dir}, {"phases", k.phases},
+                      {"shares", k.shares}});
+    sizes.push_back({{"size", r.size}, {"status", r.status}, {"wall_s", r.wall_s}, {"dir", r.dir}, {"runs", runs},
+                     {"spread", r.spread()}});
+  }
   return {{"format", kFormat}, {"version", 1},  {"generator", "perfcast"}, {"command", log.command},
           {"sizes", sizes},    {"converged_at", log.converged_at}, {"used", log.used}};
 }
@@ -79,14 +86,38 @@ PhaseRunLog read_phase_runs(const std::string& dir) {
       throw Error(fmt::format("{}: not a {} version 1 file", path, kFormat));
     PhaseRunLog log;
     log.command = j.at("command").get<std::vector<std::string>>();
-    for (const json& s : j.at("sizes"))
-      log.sizes.push_back({s.at("size"), s.at("status"), s.at("wall_s"), s.at("dir")});
+    for (const json& s : j.at("sizes")) {
+      SizeRecord r{s.at("size"), s.at("status"), s.at("wall_s"), s.at("dir"), {}};
+      for (const json& k : s.value("runs", json::array()))
+        r.runs.push_back({k.at("wall_s"), k.at("profile_s"), k.at("dir"), k.at("phases").get<std::vector<std::string>>(),
+                          k.at("shares").get<std::vector<double>>()});
+      log.sizes.push_back(r);
+    }
     log.converged_at = j.at("converged_at");
     log.used = j.at("used").get<std::vector<double>>();
     return log;
   } catch (const json::exception& e) {
     throw Error(fmt::format("{}: {} (expected a {} file)", path, e.what(), kFormat));
   }
+}
+
+double SizeRecord::spread() const {
+  if (runs.size() < 2) return 0;
+  double lo = runs[0].profile_s, hi = lo;
+  for (const RepeatRecord& k : runs) {
+    lo = std::min(lo, k.profile_s);
+    hi = std::max(hi, k.profile_s);
+  }
+  return lo > 0 ? (hi - lo) / lo : 0;
+}
+
+SizeRecord pick_run(const SizeRecord& record, int k) {
+  if (k < 1 || k > static_cast<int>(record.runs.size()))
+    throw Error(fmt::format("size {:g}: no run {} (expected 1 to {}: the series was run with --repeat {})", record.size,
+                            k, record.runs.size(), record.runs.size()));
+  SizeRecord r = record;
+  r.dir = record.runs[k - 1].dir;
+  return r;
 }
 
 MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record) {
@@ -131,26 +162,60 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
       progress(fmt::format("size {:g}: reused ({:.2f} s)", size, r.wall_s));
       return load_size_profile(dir, r);
     }
+  // Other jobs on a shared machine only ever add time (a rank waiting for a
+  // partner that lost its core), so of R runs the one with the fewest
+  // sampled seconds is the least disturbed; the kernel database keeps each
+  // size's fastest run for the same reason.
+  const int repeat = std::max(1, options.repeat);
   SizeRecord r;
   r.size = size;
-  r.dir = fmt::format("size-{:g}", size);
-  const std::string run_dir = dir + "/" + r.dir;
-  fs::remove_all(run_dir);
-  fs::create_directories(run_dir);
-  const auto t0 = std::chrono::steady_clock::now();
-  r.status = run_profiled(command_for_size(options.command, size), library, fs::absolute(run_dir).string(), options);
-  r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (r.status != 0) {
-    write_log(dir, log);
-    throw Error(fmt::format("size {:g}: the command exited with status {} (the profiles of {} earlier size(s) are "
-                            "kept in {})",
-                            size, r.status, log.sizes.size(), dir));
+  const std::string size_dir = fmt::format("size-{:g}", size);
+  fs::remove_all(dir + "/" + size_dir);
+  MergedProfile kept;
+  for (int k = 1; k <= repeat; ++k) {
+    RepeatRecord run;
+    run.dir = repeat == 1 ? size_dir : fmt::format("{}/run-{}", size_dir, k);
+    const std::string run_dir = dir + "/" + run.dir;
+    fs::create_directories(run_dir);
+    const auto t0 = std::chrono::steady_clock::now();
+    const int status =
+        run_profiled(command_for_size(options.command, size), library, fs::absolute(run_dir).string(), options);
+    run.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (status != 0) {
+      write_log(dir, log);
+      throw Error(fmt::format("size {:g}: the command exited with status {} (the profiles of {} earlier size(s) are "
+                              "kept in {})",
+                              size, status, log.sizes.size(), dir));
+    }
+    MergedProfile m = merge_ranks(size, profile::keep_sampler_profiles(run_dir));
+    run.profile_s = m.seconds();
+    try {
+      const PhaseSet p = find_phases(m.names, m.stacks, options.rule);
+      run.phases = p.phases;
+      run.shares = p.shares;
+    } catch (const Error&) {
+      // no phase set in this run alone: recorded as none, the series decides later
+    }
+    progress(fmt::format("size {:g}{}: {:.2f} s, {:.3g} s per rank sampled, {} rank profile(s)", size,
+                         repeat > 1 ? fmt::format(" run {}/{}", k, repeat) : "", run.wall_s, run.profile_s, m.ranks));
+    if (r.runs.empty() || run.profile_s < kept.seconds()) {
+      r.dir = run.dir;
+      r.wall_s = run.wall_s;
+      kept = std::move(m);
+    }
+    r.runs.push_back(run);
   }
-  const std::vector<profile::FunctionProfile> ranks = profile::keep_sampler_profiles(run_dir);
   log.sizes.push_back(r);
   write_log(dir, log);
-  progress(fmt::format("size {:g}: {:.2f} s, {} rank profile(s)", size, r.wall_s, ranks.size()));
-  return merge_ranks(size, ranks);
+  if (repeat > 1) progress(fmt::format("size {:g}: kept {} (spread {:.1f}%)", size, r.dir, 100 * r.spread()));
+  return kept;
+}
+
+/// "A 41.2%, B 30.0%", for the error of a series that did not converge.
+std::string describe(const PhaseSet& p) {
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < p.phases.size(); ++i) parts.push_back(fmt::format("{} {:.1f}%", p.phases[i], 100 * p.shares[i]));
+  return parts.empty() ? "no phase" : fmt::format("{}", fmt::join(parts, ", "));
 }
 
 } // namespace
@@ -173,6 +238,7 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
   // Up to C: consecutive sizes until the phases agree.
   PhaseSet previous;
   bool have_previous = false;
+  std::string last_pair;
   int i = 0;
   for (; i < options.max_sizes; ++i) {
     const MergedProfile m = profile_at(options.ladder.at(i));
@@ -181,6 +247,8 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
       log.converged_at = options.ladder.at(i - 1);
       break;
     }
+    if (have_previous) last_pair = fmt::format("; the last two, {:g} and {:g}: {} then {}", options.ladder.at(i - 1),
+                                               options.ladder.at(i), describe(previous), describe(p));
     previous = p;
     have_previous = true;
   }
@@ -188,8 +256,8 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
     write_log(dir, log);
     throw Error(fmt::format("the phases did not converge over {} sizes from {:g} (shares moved by more than {} "
                             "between consecutive sizes; the profiles are kept in {}: try larger sizes or a larger "
-                            "--tolerance)",
-                            options.max_sizes, options.ladder.start, options.tolerance, dir));
+                            "--tolerance){}",
+                            options.max_sizes, options.ladder.start, options.tolerance, dir, last_pair));
   }
   // C + step was the last size run; N - 1 more after it.
   log.used.push_back(options.ladder.at(i));

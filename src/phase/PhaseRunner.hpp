@@ -29,6 +29,16 @@ struct PhaseRunOptions {
   bool force = false; ///< replace a directory perfcast did not write
   std::string clock = "own"; ///< the sampler's clock: "own", "wall" or "cpu" (tools/profiler/sampler.c)
   int hz = kDefaultProfileHz; ///< samples per second asked of the sampler
+  int repeat = 1; ///< runs per size; the one with the fewest sampled seconds per rank is kept
+};
+
+/// One of the repeated runs of a size.
+struct RepeatRecord {
+  double wall_s = 0;
+  double profile_s = 0; ///< seconds per rank the samples stand for
+  std::string dir;      ///< relative to the series' directory
+  std::vector<std::string> phases; ///< the phases found in this run alone
+  std::vector<double> shares;      ///< and their shares
 };
 
 /// One size's run.
@@ -36,8 +46,15 @@ struct SizeRecord {
   double size = 0;
   int status = 0;
   double wall_s = 0;
-  std::string dir; ///< relative to the series' directory
+  std::string dir; ///< relative to the series' directory: the run kept
+  std::vector<RepeatRecord> runs; ///< every run of the size (empty in series written before --repeat)
+  /// (largest - smallest) / smallest sampled seconds per rank over the runs.
+  double spread() const;
 };
+
+/// The record with its `dir` set to its k-th run (1-based; throws Error when
+/// the size has fewer runs).
+SizeRecord pick_run(const SizeRecord& record, int k);
 
 /// The series as kept in phases.json.
 struct PhaseRunLog {

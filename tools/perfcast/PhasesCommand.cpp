@@ -26,6 +26,7 @@ struct PhasesRunArgs {
   bool force = false;
   std::string clock = "own";
   int hz = phase::kDefaultProfileHz;
+  int repeat = 1;
 };
 
 struct PhasesMeasureArgs {
@@ -33,6 +34,7 @@ struct PhasesMeasureArgs {
   double size = 0;
   std::vector<std::string> command;
   int hz = phase::kDefaultProfileHz;
+  int repeat = 1;
   bool force = false;
 };
 
@@ -40,6 +42,7 @@ struct PhasesPredictArgs {
   std::string dir, kernels, svg, measured;
   double size = 0, threshold = 0.7;
   int max_phases = 4;
+  int run = 0; ///< 0: the kept run of each size; k: the k-th repeat
   bool json = false, force = false;
 };
 
@@ -55,6 +58,7 @@ int run_phases_run(const PhasesRunArgs& a) {
   o.force = a.force;
   o.clock = a.clock;
   o.hz = a.hz;
+  o.repeat = a.repeat;
   const phase::PhaseRunLog log = phase::run_small_runs(a.dir, o, [](const std::string& line) {
     std::cerr << "perfcast phases: " << line << std::endl;
   });
@@ -73,6 +77,7 @@ int run_phases_measure(const PhasesMeasureArgs& a) {
   o.force = a.force;
   o.clock = a.clock;
   o.hz = a.hz;
+  o.repeat = a.repeat;
   // the profile of the size measured now (a directory may hold earlier sizes of the same command)
   const phase::MergedProfile m = phase::measure_size(a.dir, o, a.size, [](const std::string& line) {
     std::cerr << "perfcast phases: " << line << std::endl;
@@ -153,10 +158,12 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   rule.max_phases = a.max_phases;
   std::vector<phase::SizeRun> runs;
   std::vector<std::string> phases;
+  std::vector<double> spreads; // of the repeated runs of each small size
   for (double size : log.used)
     for (const phase::SizeRecord& r : log.sizes)
       if (r.size == size) {
-        const phase::MergedProfile m = phase::load_size_profile(a.dir, r);
+        spreads.push_back(r.spread());
+        const phase::MergedProfile m = phase::load_size_profile(a.dir, a.run > 0 ? phase::pick_run(r, a.run) : r);
         if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
         phase::SizeRun run{size, m.seconds(), {}};
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
@@ -168,7 +175,8 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   if (svg) write_output(*svg, mark_svg(forecast_svg(log, runs, f, a.dir)));
   if (a.json) {
     nlohmann::json j = {{"size", f.size}, {"predicted_s", f.predicted_s}, {"kernels", a.kernels},
-                        {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings}};
+                        {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings},
+                        {"small_spreads", spreads}, {"run", a.run > 0 ? nlohmann::json(a.run) : nlohmann::json("fastest")}};
     if (measured) {
       j["measured_s"] = measured->total_s;
       j["error"] = relative_error(f.predicted_s, measured->total_s);
@@ -207,6 +215,10 @@ int run_phases_predict(const PhasesPredictArgs& a) {
     j["total"] = {{"rule", f.total.candidates[f.total.chosen].rule}, {"why", f.total.why}, {"rules", rules}};
     std::cout << j.dump(2) << "\n";
   } else {
+    if (a.run > 0) std::cout << fmt::format("small runs: run {} of each size\n", a.run);
+    std::vector<std::string> spread_text;
+    for (double s : spreads) spread_text.push_back(fmt::format("{:.1f}%", 100 * s));
+    std::cout << fmt::format("spread of the repeated runs per small size: {}\n", fmt::join(spread_text, ", "));
     for (const phase::PhaseForecast& p : f.phases) {
       std::cout << fmt::format("phase {} (small sizes {}):\n", p.name, fmt::join(log.used, ", "));
       std::cout << fmt::format("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}\n", "kernel", "AbsAM", "RMSE",
@@ -266,6 +278,9 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
       ->capture_default_str()->check(CLI::IsMember({"own", "wall", "cpu"}));
   run->add_option("--hz", r->hz, "samples per second asked (CPU-time timers deliver about 280 here)")
       ->capture_default_str()->check(CLI::Range(10, 10000));
+  run->add_option("--repeat", r->repeat,
+                  "runs per size; the one with the fewest sampled seconds is kept, the spread recorded in phases.json")
+      ->capture_default_str()->check(CLI::Range(1, 100));
   run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();
   out.push_back({run, [r] { return run_phases_run(*r); }});
 
@@ -276,6 +291,8 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   measure->add_option("--clock", m->clock, "sampling clock (as for phases run)")
       ->capture_default_str()->check(CLI::IsMember({"own", "wall", "cpu"}));
   measure->add_option("--hz", m->hz, "samples per second asked")->capture_default_str()->check(CLI::Range(10, 10000));
+  measure->add_option("--repeat", m->repeat, "runs; the one with the fewest sampled seconds is kept")
+      ->capture_default_str()->check(CLI::Range(1, 100));
   measure->add_flag("--force", m->force, "use a directory that holds other files");
   measure->add_option("command", m->command, "the command after --, with {size} where the size goes")->required();
   out.push_back({measure, [m] { return run_phases_measure(*m); }});
@@ -290,6 +307,9 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   predict->add_option("--measured", p->measured,
                       "directory of the run at the target size (perfcast phases measure): errors per phase and overall");
   predict->add_option("--svg", p->svg, "write measured and predicted times against size as SVG");
+  predict->add_option("--run", p->run,
+                      "use the K-th run of each small size (phases run --repeat) instead of the fastest: independent "
+                      "sets of small runs")->check(CLI::Range(1, 100));
   predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
   predict->add_flag("--json", p->json, "print a JSON object instead of tables");
   out.push_back({predict, [p] { return run_phases_predict(*p); }});
