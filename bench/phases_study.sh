@@ -28,13 +28,13 @@ if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES
   echo "$piece: load before: $(uptime)" >&2
   if [ "$piece" = small ]; then
     # the series resumes from the sizes already in $dir/small
-    nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" \
+    nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" --repeat "${REPEAT:-2}" \
       --max-phases "$max_phases" -- "$@" > "$dir/run.txt" 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
     python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
       "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
     echo "target $(cat "$dir/target.txt")" >&2
   else
-    nice -n 1 "$perfcast" phases measure -o "$dir/target" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
+    nice -n 1 "$perfcast" phases measure -o "$dir/target" --repeat "${TARGET_REPEAT:-1}" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
   fi
   echo "$piece: load after: $(uptime)" >&2
   exit 0
@@ -103,6 +103,12 @@ study() { # CODE LADDER MORE [MAX_PHASES]
     --svg "$dir/phases.svg" > "$dir/predict.txt" || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" --json \
     > "$dir/predict.json" || return 1
+  # each repeat alone, an independent set of small runs: does the match stay?
+  local k
+  for ((k = 1; k <= ${REPEAT:-2}; k++)); do
+    "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" \
+      --run "$k" --json > "$dir/predict-run-$k.json" || return 1
+  done
   cat "$dir/predict.txt"
 }
 
@@ -113,9 +119,11 @@ if [ -n "${bin[hpcc]:-}" ]; then
   # half the memory HPL's matrix takes (about N^2 / 2 words), so its time
   # doubles at N = 4096, 5793, 8192, 11585 and is flat between: the small
   # runs start inside one such plateau (docs/phases.md).
-  hpcc_inputs "$out/hpcc/inputs" $(seq 4200 300 7800) $(seq 8400 600 15600)
+  # From 2900 by 200: the series (to about 4100) stays inside the plateau
+  # 2896..4096 where runs last under 15 s; the target (2x) crosses two doublings.
+  hpcc_inputs "$out/hpcc/inputs" $(seq 2900 200 6100) $(seq 6200 200 9000)
   cmd=($mpirun env -C "$out/hpcc/inputs/n{size}" "${bin[hpcc]}")
-  study hpcc 4200:+300 4 6 || failed="$failed hpcc"
+  study hpcc "${HPCC_LADDER:-2900:+200}" 4 6 || failed="$failed hpcc"
 fi
 if [ -n "${bin[minife]:-}" ]; then
   # from 40 (the issue's example), where a run lasts long enough for about
@@ -145,6 +153,26 @@ for code in ("hpcc", "minife", "minimd"):
                      f"{100 * p['own_fit_error']:.1f}"])
     rows.append([code, "(whole run)", "", j["total"]["rule"], small, j["size"], f"{j['predicted_s']:.4g}", f"{j['measured_s']:.4g}",
                  f"{100 * j['error']:.1f}", "", ""])
+stab = []
+for code in ("hpcc", "minife", "minimd"):
+    k = 1
+    while os.path.exists(os.path.join(out, code, f"predict-run-{k}.json")):
+        j = json.load(open(os.path.join(out, code, f"predict-run-{k}.json")))
+        for p in j["phases"]:
+            stab.append([code, k, p["name"], p["kernel"] or "", p["method"], f"{p['predicted_s']:.4g}", f"{100 * p['error']:.1f}"])
+        stab.append([code, k, "(whole run)", "", j["total"]["rule"], f"{j['predicted_s']:.4g}", f"{100 * j['error']:.1f}"])
+        k += 1
+    f = os.path.join(out, code, "small", "phases.json")
+    if os.path.exists(f):
+        for s in json.load(open(f))["sizes"]:
+            print(f"{code} size {s['size']:g}: spread {100 * s.get('spread', 0):.1f}%;",
+                  "; ".join(", ".join(f"{n} {100 * v:.1f}%" for n, v in zip(r["phases"], r["shares"])) for r in s.get("runs", [])))
+with open(os.path.join(out, "phases_stability.csv"), "w", newline="") as f:
+    w = csv.writer(f)
+    w.writerow(["code", "run", "phase", "kernel", "method", "predicted_s", "error_pct"])
+    w.writerows(stab)
+for r in stab:
+    print("run", " | ".join(str(x) for x in r))
 with open(os.path.join(out, "phases_study.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["code", "phase", "kernel", "method", "small_sizes", "target", "predicted_s", "measured_s", "error_pct",
