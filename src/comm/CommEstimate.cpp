@@ -27,6 +27,7 @@ CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& s
   CommEstimate est;
   est.procs = p;
   est.iterations = graph.iterations();
+  est.partition = partition.method;
   est.matrix.assign(p, std::vector<std::uint64_t>(p, 0));
   std::vector<std::vector<std::uint64_t>> rounds(p, std::vector<std::uint64_t>(p, 0)); // values sent i -> j
   // pruning: a process receives each remote value once, however many of its

@@ -9,6 +9,7 @@
 #include "comm/ValueGraph.hpp"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace perfcast::comm {
@@ -21,6 +22,7 @@ struct CommEstimate {
   std::uint64_t messages = 0;     ///< point-to-point messages: one per communicating pair and region call
   std::uint64_t collectives = 0;  ///< collective operations
   std::uint64_t iterations = 0;   ///< region calls the totals cover
+  std::string partition;          ///< how the values were split: "metis" or a block decomposition ("2-D 2x2")
   std::vector<std::vector<std::uint64_t>> matrix; ///< [from][to] point-to-point bytes
 
   /// Everything sent, point-to-point and collective.

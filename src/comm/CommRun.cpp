@@ -221,6 +221,7 @@ nlohmann::json comm_to_json(const CommResult& result, const std::vector<std::str
                          {"messages", e.messages},
                          {"collectives", e.collectives},
                          {"iterations", e.iterations},
+                         {"partition", e.partition},
                          {"matrix", e.matrix}});
   return {{"format", "perfcast-comm"},
           {"version", 1},

@@ -51,9 +51,9 @@ ValueGraph parse_value_graph(const std::string& text, const std::string& name)
   std::string word;
   int version = 0;
   auto line = r.next("the header");
-  read_fields(r, line, "'perfcast-comm-graph 1'", word, version);
-  if (word != "perfcast-comm-graph" || version != 1)
-    r.fail("expected 'perfcast-comm-graph 1' (a graph written by the perfcast comm runtime)");
+  read_fields(r, line, "'perfcast-comm-graph 2'", word, version);
+  if (word != "perfcast-comm-graph" || (version != 1 && version != 2))
+    r.fail("expected 'perfcast-comm-graph 2' or 1 (a graph written by the perfcast comm runtime)");
   int matched = 0;
   line = r.next("the region line");
   read_fields(r, line, "'region NAME MATCHED CALLS'", word, g.region, matched, g.region_calls);
@@ -67,6 +67,20 @@ ValueGraph parse_value_graph(const std::string& text, const std::string& name)
   read_fields(r, line, "'counts' and 7 numbers", word, c.values, c.copies, c.inputs, c.outputs, c.lost_flows,
               c.unhandled, c.peak_bytes);
   std::uint64_t count = 0;
+  if (version >= 2) {
+    line = r.next("'arrays N'");
+    read_fields(r, line, "'arrays N'", word, count);
+    if (word != "arrays")
+      r.fail("expected 'arrays N'");
+    for (std::uint64_t i = 0; i < count; ++i) {
+      std::uint32_t id = 0;
+      std::uint64_t bytes = 0;
+      line = r.next("an array");
+      read_fields(r, line, "'ID BYTES'", id, bytes);
+      if (id == 0 || !g.arrays.emplace(id, bytes).second)
+        r.fail(fmt::format("array {}: expected a positive id listed once", id));
+    }
+  }
   line = r.next("'vertices N'");
   read_fields(r, line, "'vertices N'", word, count);
   if (word != "vertices")
@@ -77,7 +91,13 @@ ValueGraph parse_value_graph(const std::string& text, const std::string& name)
     ValueVertex v;
     unsigned flags = 0;
     line = r.next("a vertex");
-    read_fields(r, line, "'ID BYTES WORK FLAGS'", v.id, v.bytes, v.work, flags);
+    if (version == 1)
+      read_fields(r, line, "'ID BYTES WORK FLAGS'", v.id, v.bytes, v.work, flags);
+    else
+      read_fields(r, line, "'ID BYTES WORK FLAGS ARRAY OFFSET'", v.id, v.bytes, v.work, flags, v.array, v.offset);
+    if (v.array && (!g.arrays.contains(v.array) || v.offset >= g.arrays[v.array]))
+      r.fail(fmt::format("vertex {}: expected its array {} listed, with its offset {} inside", v.id, v.array,
+                         v.offset));
     v.input = flags & 1;
     if (!index.emplace(v.id, static_cast<std::uint32_t>(g.vertices.size())).second)
       r.fail(fmt::format("vertex {} listed twice", v.id));

@@ -4,6 +4,7 @@
 // vertices are compressed runs of program values, edges carry how often the
 // sink used the source and how many distinct source values it used.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct ValueVertex {
   unsigned bytes = 0;      ///< size of one value
   std::uint64_t work = 0;  ///< values computed into it inside the region
   bool input = false;      ///< read before any instrumented write
+  std::uint32_t array = 0; ///< the heap block it was created in (an id of ValueGraph::arrays), 0 for none
+  std::uint64_t offset = 0; ///< its byte offset in that block
 };
 
 /// A value-flow edge source -> sink (indices into ValueGraph::vertices).
@@ -44,6 +47,7 @@ struct ValueGraph {
   ValueCounts counts;
   std::vector<ValueVertex> vertices;
   std::vector<ValueEdge> edges;
+  std::map<std::uint32_t, std::uint64_t> arrays; ///< heap block id -> its size in bytes (graph version 2)
 
   /// Calls of the region, or 1 for a whole-run analysis.
   std::uint64_t iterations() const { return region.empty() ? 1 : region_calls; }

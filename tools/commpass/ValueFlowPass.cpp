@@ -79,6 +79,23 @@ MemOp memory_operation(const CallBase& cb)
   return MemOp::None;
 }
 
+/// The size in bytes a call to a heap allocator returns, or null for other calls.
+Value* allocated_bytes(IRBuilder<>& b, CallBase& cb, Type* i64)
+{
+  const Function* f = cb.getCalledFunction();
+  if (!f || !f->isDeclaration() || !cb.getType()->isPointerTy())
+    return nullptr;
+  StringRef n = f->getName();
+  auto arg = [&](unsigned a) { return b.CreateZExtOrTrunc(cb.getArgOperand(a), i64); };
+  if ((n == "malloc" || n == "_Znwm" || n == "_Znam") && cb.arg_size() == 1)
+    return arg(0);
+  if (n == "calloc" && cb.arg_size() == 2)
+    return b.CreateMul(arg(0), arg(1));
+  if ((n == "realloc" || n == "aligned_alloc") && cb.arg_size() == 2)
+    return arg(1);
+  return nullptr;
+}
+
 /// Instructions whose shadow is the union of their operands' shadows.
 bool is_combining(const Instruction& i)
 {
@@ -104,6 +121,8 @@ public:
     AttributeList nounwind = AttributeList().addFnAttribute(ctx_, Attribute::NoUnwind);
     load_ = m.getOrInsertFunction("__pc_load", FunctionType::get(i64_, {ptr_, i32_}, false), nounwind);
     load_range_ = m.getOrInsertFunction("__pc_load_range", FunctionType::get(i64_, {ptr_, i64_}, false), nounwind);
+    allocation_ = m.getOrInsertFunction("__pc_allocation", FunctionType::get(Type::getVoidTy(ctx_), {ptr_, i64_}, false),
+                                        nounwind);
     store_ = m.getOrInsertFunction("__pc_store", FunctionType::get(void_ty, {ptr_, i32_, i64_}, false), nounwind);
     store_vector_ = m.getOrInsertFunction("__pc_store_vector",
                                           FunctionType::get(void_ty, {ptr_, i32_, i32_, i64_}, false), nounwind);
@@ -144,7 +163,7 @@ private:
   Type* i64_;
   Type* i32_;
   Type* ptr_;
-  FunctionCallee load_, load_range_, store_, store_vector_, copy_, clear_, combine_, combine_many_, enter_,
+  FunctionCallee allocation_, load_, load_range_, store_, store_vector_, copy_, clear_, combine_, combine_many_, enter_,
       call_begin_, call_result_, set_ret_;
   SetVector<Value*> demanded_;
   SmallPtrSet<Instruction*, 32> absorbed_; ///< combined into their single user's shadow, no shadow of their own
@@ -350,6 +369,12 @@ void Instrumenter::instrument_call(CallBase& cb)
   if (cb.isInlineAsm()) {
     ++unhandled_;
     return;
+  }
+  if (!isa<InvokeInst>(cb)) {
+    // a heap block: record where it lives, so values can name their array
+    IRBuilder<> after(cb.getNextNode());
+    if (Value* bytes = allocated_bytes(after, cb, i64_))
+      after.CreateCall(allocation_, {&cb, bytes});
   }
   IRBuilder<> b(&cb);
   switch (memory_operation(cb)) {

@@ -204,18 +204,36 @@ int pc_write_graph(const char* path)
     listed += used[v];
     outputs += pc_vertices[v].live > 0 && pc_vertices[v].version > 0;
   }
-  fprintf(f, "perfcast-comm-graph 1\n");
+  fprintf(f, "perfcast-comm-graph 2\n");
   fprintf(f, "region %s %d %llu\n", pc_region_name ? pc_region_name : "-", pc_region_matched, pc_region_calls);
   fprintf(f, "counts %llu %llu %llu %u %llu %llu %zu\n", pc_values, pc_copies, pc_inputs, outputs, pc_lost_flows,
           pc_unhandled, pc_peak_bytes());
-  fprintf(f, "vertices %u\n", listed);
   Writer w = {f, pc_alloc(1u << 20), 0, 1u << 20, 0};
+  /* the heap blocks the listed vertices live in: id and size in bytes */
+  unsigned char* array_used = pc_alloc(pc_array_count);
+  uint32_t arrays = 0;
+  for (uint32_t v = 1; v < vertex_count; ++v)
+    if (used[v] && pc_vertices[v].array && !array_used[pc_vertices[v].array]) {
+      array_used[pc_vertices[v].array] = 1;
+      ++arrays;
+    }
+  put_text(&w, "arrays ");
+  put_number(&w, arrays, '\n');
+  for (uint32_t a = 1; a < pc_array_count; ++a)
+    if (array_used[a]) {
+      put_number(&w, a, ' ');
+      put_number(&w, pc_array_bytes[a], '\n');
+    }
+  put_text(&w, "vertices ");
+  put_number(&w, listed, '\n');
   for (uint32_t v = 1; v < vertex_count; ++v)
     if (used[v]) {
       put_number(&w, v, ' ');
       put_number(&w, pc_vertices[v].bytes, ' ');
       put_number(&w, pc_vertices[v].work, ' ');
-      put_number(&w, pc_vertices[v].flags, '\n');
+      put_number(&w, pc_vertices[v].flags, ' ');
+      put_number(&w, pc_vertices[v].array, ' ');
+      put_number(&w, pc_vertices[v].offset, '\n');
     }
   put_text(&w, "edges ");
   put_number(&w, edge_count, '\n');

@@ -142,6 +142,7 @@ static uint32_t read_vertex(uintptr_t address, uint32_t size)
     return s->current;
   /* read before any write: an input value */
   uint32_t v = pc_new_vertex();
+  pc_vertex_home(v, address);
   pc_vertices[v].bytes = size > 255 ? 255 : (uint8_t)size;
   pc_vertices[v].flags = PC_INPUT;
   ++pc_inputs;
@@ -200,8 +201,10 @@ static uint32_t create_value(uintptr_t address, uint32_t size, const uint32_t* s
     v = created;
   else if (previous && pc_vertices[previous].live == 0)
     v = previous;
-  else
+  else {
     v = pc_new_vertex();
+    pc_vertex_home(v, address);
+  }
   if (v != created)
     previous = created;
   PcVertex* vertex = &pc_vertices[v];

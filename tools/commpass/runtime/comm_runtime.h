@@ -52,6 +52,8 @@ typedef struct {
   uint32_t work;    /* values created inside the region */
   uint8_t bytes;    /* size of the value when it was stored */
   uint8_t flags;    /* PC_INPUT, ... */
+  uint32_t array;   /* the recorded heap block it was created in (0: none) */
+  uint64_t offset;  /* its byte offset there */
 } PcVertex;
 #define PC_INPUT 1
 extern PcVertex* pc_vertices;
@@ -59,6 +61,12 @@ uint32_t pc_new_vertex(void);
 uint32_t pc_vertex_count(void);
 void pc_add_edge(uint32_t source, uint32_t sink);
 int pc_write_graph(const char* path);
+
+/* heap blocks (comm_arrays.c): where a new vertex lives */
+void __pc_allocation(void* pointer, uint64_t bytes);
+void pc_vertex_home(uint32_t vertex, uintptr_t address);
+extern uint64_t* pc_array_bytes;
+extern uint32_t pc_array_count;
 
 /* handle sets */
 size_t pc_handle_sources(uint64_t handle, uint32_t** sources);

@@ -1,0 +1,48 @@
+#pragma once
+// Block decompositions of the region's dense arrays (beyond CommAnalyzer,
+// which has METIS only). A programmer parallelising array code cuts each
+// array into 1-D, 2-D or 3-D blocks on a process grid; when the runtime knows
+// which heap array each value lives in and where, perfcast builds those
+// candidates, counts their volume with Algorithm 4, and the partition keeps
+// a candidate when it balances the work and sends fewer bytes than METIS's.
+#include "comm/Singletons.hpp"
+#include "comm/ValueGraph.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfcast::comm {
+
+/// The point-to-point bytes Algorithm 4 counts (with pruning) for an owner per
+/// vertex (-1: a singleton or unowned), without building the matrix.
+class VolumeCounter {
+public:
+  explicit VolumeCounter(const ValueGraph& graph);
+  /// Total bytes sent between different owners over the analysed run.
+  std::uint64_t bytes(const std::vector<int>& owner, int parts) const;
+
+private:
+  const ValueGraph& graph_;
+  std::vector<std::uint32_t> first_; ///< per source, where its out-edges start in order_
+  std::vector<std::uint32_t> order_; ///< edge indices sorted by source
+};
+
+/// One block decomposition: its owners, its counted volume and a name such as "2-D 4x2".
+struct BlockPartition {
+  std::vector<int> owner;
+  std::uint64_t p2p_bytes = 0;
+  std::string name;
+};
+
+/// The balanced block decomposition (work per process at most 5% above the
+/// mean) with the least counted volume, or none when the graph names no heap
+/// arrays or no candidate balances.
+std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
+                                                   const VolumeCounter& counter);
+
+/// Factors n into d factors as evenly as possible, largest first (as MPI_Dims_create does for a process grid).
+std::vector<std::uint64_t> even_factors(std::uint64_t n, int d);
+
+} // namespace perfcast::comm
