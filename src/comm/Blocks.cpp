@@ -79,6 +79,7 @@ using Shape = std::vector<std::uint64_t>;
 // The values of one heap array: (vertex, element index) and the shapes tried.
 struct ArrayValues {
   std::uint64_t elements = 0;
+  bool computed = false; ///< some of its values are computed in the region
   std::vector<std::pair<std::uint32_t, std::uint64_t>> members;
   std::vector<Shape> shapes[4]; // per dimension count, the options tried
 };
@@ -156,6 +157,7 @@ std::vector<ArrayValues> find_arrays(const ValueGraph& graph, const Singletons& 
     index[v] = static_cast<std::int64_t>(x.offset / b);
     array_of[v] = x.array;
     a.members.emplace_back(static_cast<std::uint32_t>(v), x.offset / b);
+    a.computed = a.computed || x.work > 0;
   }
   std::map<std::uint32_t, std::map<std::uint64_t, std::uint64_t>> distances;
   for (const ValueEdge& e : graph.edges) {
@@ -276,16 +278,23 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
   std::vector<ArrayValues> arrays = find_arrays(graph, singletons, parts);
   if (arrays.empty() || parts < 2)
     return std::nullopt;
-  std::vector<char> in_array(graph.vertices.size(), 0);
-  for (const ArrayValues& a : arrays)
-    for (auto [v, element] : a.members)
-      in_array[v] = 1;
-  std::vector<std::uint32_t> leftovers;
-  for (std::size_t v = 0; v < graph.vertices.size(); ++v)
-    if (!in_array[v] && singletons.kind[v] == SingletonKind::None)
-      leftovers.push_back(static_cast<std::uint32_t>(v));
+  // two ways to place the arrays nothing computes into (inputs): cut into
+  // blocks like the others, or each value with the process that reads it most
+  bool inputs = std::any_of(arrays.begin(), arrays.end(), [](const ArrayValues& a) { return !a.computed; });
+  int variants = inputs ? 2 : 1;
+  std::vector<std::uint32_t> leftovers[2];
+  for (int follow = 0; follow < variants; ++follow) {
+    std::vector<char> blocked(graph.vertices.size(), 0);
+    for (const ArrayValues& a : arrays)
+      if (a.computed || !follow)
+        for (auto [v, element] : a.members)
+          blocked[v] = 1;
+    for (std::size_t v = 0; v < graph.vertices.size(); ++v)
+      if (!blocked[v] && singletons.kind[v] == SingletonKind::None)
+        leftovers[follow].push_back(static_cast<std::uint32_t>(v));
+  }
   Neighbours neighbours;
-  for (std::uint32_t v : leftovers)
+  for (std::uint32_t v : leftovers[variants - 1])
     neighbours[v];
   for (const ValueEdge& e : graph.edges) {
     std::uint64_t bytes = e.versions * graph.vertices[e.source].bytes;
@@ -310,10 +319,13 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
       if (std::find(tried.begin(), tried.end(), chosen) != tried.end())
         continue;
       tried.push_back(chosen);
-      for (const std::vector<int>& grid : all_grids) {
+      for (int candidate = 0; candidate < variants * static_cast<int>(all_grids.size()); ++candidate) {
+        int follow = candidate / static_cast<int>(all_grids.size());
+        const std::vector<int>& grid = all_grids[candidate % all_grids.size()];
         std::map<Shape, std::vector<const ArrayValues*>> by_shape;
         for (std::size_t i = 0; i < arrays.size(); ++i)
-          by_shape[chosen[i]].push_back(&arrays[i]);
+          if (arrays[i].computed || !follow)
+            by_shape[chosen[i]].push_back(&arrays[i]);
         std::vector<int> owner(graph.vertices.size(), -1);
         for (auto& [shape, group] : by_shape) {
           std::vector<std::vector<int>> cut = block_cuts(graph, group, shape, grid);
@@ -329,12 +341,12 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
               owner[v] = rank;
             }
         }
-        place_leftovers(graph, leftovers, neighbours, owner, parts);
+        place_leftovers(graph, leftovers[follow], neighbours, owner, parts);
         if (!balanced(graph, owner, parts))
           continue;
         std::uint64_t bytes = counter.bytes(owner, parts);
         if (!best || bytes < best->p2p_bytes) {
-          std::string name = fmt::format("{}-D {}", d, fmt::join(grid, "x"));
+          std::string name = fmt::format("{}-D {}{}", d, fmt::join(grid, "x"), follow ? ", inputs with readers" : "");
           best = BlockPartition{std::move(owner), bytes, std::move(name)};
         }
       }
