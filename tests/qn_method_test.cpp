@@ -252,3 +252,62 @@ TEST(QnMethod, PredictionIsAGuessWhenItsBandOrTheModelsDisagreementPasses40Perce
   std::string far = prediction_warning(rel, true, 64, 1.0, 1.0);
   EXPECT_NE(far.find("off by 90%"), std::string::npos) << far;
 }
+
+TEST(QnMethod, OneProcessRunLetsFormsThroughZeroCompeteWithTheFreeOnes)
+{
+  // a one-process run measured s(1) = B(1) = 0; on the two sending counts a
+  // held-out check fits on (1, 2 and 4 processes) the forms held there have
+  // one free coefficient, so leave-one-out can choose among them
+  const double V = 4e6;
+  auto at = [](const Curve& c, double n) { return c(n); };
+  // a reduce's bytes V (n-1)/n: a (1 - 1/n), exact at 8 (7V/8); the paper's
+  // power through the two points says (V/2) 4^log2(3/2) = 9V/8 there
+  auto reduce = choose_curve({2, 4}, {V / 2, 3 * V / 4}, all_curve_forms(), CurveForm::Power, true, 2, shapes_zero_at_one(true));
+  EXPECT_TRUE(reduce.cross_validated);
+  EXPECT_NEAR(at(reduce.curve, 8), 7 * V / 8, 1e-6 * V);
+  auto paper = choose_curve({2, 4}, {V / 2, 3 * V / 4}, all_curve_forms(), CurveForm::Power, true, 2);
+  EXPECT_NEAR(at(paper.curve, 8), 9 * V / 8, 1e-6 * V);
+  // a ring allgather's bytes V (n - 1): b (n - 1), 63 V at 64
+  auto ring = choose_curve({2, 4}, {V, 3 * V}, all_curve_forms(), CurveForm::Power, true, 2, shapes_zero_at_one(true));
+  EXPECT_NEAR(at(ring.curve, 64), 63 * V, 1e-6 * V);
+  // every process sending the same V: V n, 64 V at 64 (the run total's constant)
+  auto fixed = choose_curve({2, 4}, {2 * V, 4 * V}, all_curve_forms(), CurveForm::Power, true, 2, shapes_zero_at_one(true));
+  EXPECT_NEAR(at(fixed.curve, 64), 64 * V, 1e-6 * V);
+  // recursive doubling's log2 n messages per process: b ln n, b = 1/ln 2
+  auto rounds = choose_curve({2, 4}, {1, 2}, all_curve_forms(), CurveForm::LogLinear, true, 1, shapes_zero_at_one(false));
+  EXPECT_NEAR(at(rounds.curve, 64), 6, 1e-9);
+  // a fixed halo jumps from 0 to its constant: the constant still wins
+  // (leave-one-out error 0) and is not bent towards the zero, which a fit
+  // taking (1, 0) as a point would do (its mean of 0, 4, 4 is 8/3)
+  auto halo = choose_curve({2, 4}, {4, 4}, all_curve_forms(), CurveForm::LogLinear, true, 1, shapes_zero_at_one(false));
+  EXPECT_EQ(halo.curve.form, CurveForm::Constant);
+  EXPECT_DOUBLE_EQ(at(halo.curve, 64), 4);
+  // on three sending counts a two-coefficient form that fits still wins:
+  // 200 + 50 ln n (a halo plus a collective) is not taken through zero
+  std::vector<double> n{2, 4, 8}, y;
+  for (double x : n)
+    y.push_back(200 + 50 * std::log(x));
+  auto mixed = choose_curve(n, y, all_curve_forms(), CurveForm::LogLinear, true, 1, shapes_zero_at_one(false));
+  EXPECT_NEAR(mixed.curve.a, 200, 1e-9);
+  EXPECT_NEAR(mixed.curve.b, 50, 1e-9);
+  // and in the model: the held form only with a one-process run among the runs
+  Platform p = two_nodes();
+  std::vector<MeasuredRun> runs;
+  for (int procs : {1, 2, 4}) {
+    MeasuredRun r;
+    r.procs = procs;
+    r.placement = procs == 1 ? std::map<std::string, int>{{"e5620-0", 1}}
+                             : std::map<std::string, int>{{"e5620-0", procs / 2}, {"e5620-1", procs / 2}};
+    r.sends_per_process = procs > 1 ? 10 : 0;
+    r.message_bytes = procs > 1 ? V * (procs - 1) / procs / (10.0 * procs) : 0;
+    r.time_s = 1.0 / procs + 0.05 * procs, r.mpi_s = procs > 1 ? 0.02 : 0;
+    r.source = "reduce-" + std::to_string(procs);
+    runs.push_back(r);
+  }
+  QueueingModel m = fit_queueing_model(runs, p);
+  ASSERT_TRUE(m.run_bytes.has_value());
+  EXPECT_NEAR((*m.run_bytes)(8), 7 * V / 8, 1e-6 * V);
+  // the paper's form fits m(n) = a + b/n through m(2) = V/40 and m(4) =
+  // 3V/160 (b = V/40, a = V/80): 80 m(8) = 5V/4 bytes at 8, not 7V/8
+  EXPECT_NEAR(fit_queueing_model(runs, p, ModelVariant::paper()).message_bytes(8) * 8 * 10, 1.25 * V, 1e-6 * V);
+}

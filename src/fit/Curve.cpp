@@ -128,9 +128,44 @@ bool stays_positive(const Curve& c, double max_growth)
   return false;
 }
 
+Curve fit_scaled(const Curve& shape, const std::vector<double>& n, const std::vector<double>& y)
+{
+  if (n.size() != y.size() || n.empty())
+    throw Error("curve fit: expected as many values as process counts, at least one");
+  // y = c g(n): c = sum g y / sum g^2
+  double gy = 0, gg = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    if (!(n[i] > 0))
+      throw Error("curve fit: process counts must be positive");
+    gy += shape(n[i]) * y[i];
+    gg += shape(n[i]) * shape(n[i]);
+  }
+  if (!(gg > 0) || !std::isfinite(gg))
+    throw Error(fmt::format("curve fit: the shape {} is 0 at every count", shape.describe()));
+  double c = gy / gg;
+  Curve out = shape;
+  out.a *= c;
+  if (shape.form != CurveForm::Power)
+    out.b *= c;
+  return out;
+}
+
+std::vector<Curve> shapes_zero_at_one(bool with_proportional)
+{
+  // n first: on counts 2 and 4 it and ln n are in the same ratio (2), and a
+  // fixed amount per process is the commoner code than a total growing as ln n
+  std::vector<Curve> shapes;
+  if (with_proportional)
+    shapes.push_back({CurveForm::Power, 1, 1});
+  for (const Curve& c : {Curve{CurveForm::LogLinear, 0, 1}, Curve{CurveForm::Inverse, 1, -1},
+                         Curve{CurveForm::Linear, -1, 1}})
+    shapes.push_back(c);
+  return shapes;
+}
+
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
                          const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive,
-                         double max_growth)
+                         double max_growth, const std::vector<Curve>& shapes)
 {
   CurveChoice best;
   auto last_resort = [&] {
@@ -147,14 +182,26 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     }
     return c;
   };
-  if (n.size() < 3) {
-    best.curve = fit_curve(fallback, n, y);
-    if (positive && !stays_positive(best.curve, max_growth))
-      best.curve = last_resort();
-    return best;
-  }
+  // a candidate: a free form, or a known shape scaled (one coefficient)
+  struct Candidate {
+    CurveForm form;
+    const Curve* shape;
+    std::size_t coefficients;
+  };
+  std::vector<Candidate> tried;
+  for (CurveForm form : candidates)
+    tried.push_back({form, nullptr, form == CurveForm::Constant ? 1u : 2u});
+  for (const Curve& shape : shapes)
+    tried.push_back({shape.form, &shape, 1});
+  auto fit = [](const Candidate& c, const std::vector<double>& nn, const std::vector<double>& yy) {
+    return c.shape != nullptr ? fit_scaled(*c.shape, nn, yy) : fit_curve(c.form, nn, yy);
+  };
   bool any = false;
-  for (CurveForm form : candidates) {
+  for (const Candidate& cand : tried) {
+    // leave-one-out needs a point beside the fitted coefficients; without
+    // shapes, two points validate nothing (as before shapes existed)
+    if (n.size() < cand.coefficients + 1 || (n.size() < 3 && shapes.empty()))
+      continue;
     double err = 0;
     bool ok = true;
     for (std::size_t out = 0; out < n.size() && ok; ++out) {
@@ -165,7 +212,7 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
           yy.push_back(y[i]);
         }
       try {
-        Curve c = fit_curve(form, nn, yy);
+        Curve c = fit(cand, nn, yy);
         double pred = c(n[out]);
         double scale = std::max(std::fabs(y[out]), 1e-300);
         err += std::fabs(pred - y[out]) / scale;
@@ -176,24 +223,30 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     }
     if (!ok)
       continue;
-    if (positive) {
-      try {
-        if (!stays_positive(fit_curve(form, n, y), max_growth))
-          continue;
-      } catch (const Error&) {
-        continue;
-      }
+    Curve whole;
+    try {
+      whole = fit(cand, n, y);
+    } catch (const Error&) {
+      continue;
     }
+    if (positive && !stays_positive(whole, max_growth))
+      continue;
     err /= static_cast<double>(n.size());
     if (!any || err < best.loo_error) {
       any = true;
       best.loo_error = err;
-      best.curve = fit_curve(form, n, y);
+      best.curve = whole;
       best.cross_validated = true;
     }
   }
-  if (!any)
+  if (!any && n.size() < 3) {
+    // nothing to validate on: the fallback, when it stays positive
+    best.curve = fit_curve(fallback, n, y);
+    if (positive && !stays_positive(best.curve, max_growth))
+      best.curve = last_resort();
+  } else if (!any) {
     best.curve = positive ? last_resort() : fit_curve(fallback, n, y);
+  }
   return best;
 }
 

@@ -42,13 +42,23 @@ struct CurveChoice {
 /// a run's total (every pair of processes exchanging a fixed amount).
 bool stays_positive(const Curve& curve, double max_growth = 1);
 
+/// Least-squares fit of c x shape(n), the shape's coefficients scaled by one factor c.
+Curve fit_scaled(const Curve& shape, const std::vector<double>& n, const std::vector<double>& y);
+
+/// The shapes held to 0 at n = 1 (ln n, 1 - 1/n, n - 1), after n itself when
+/// `with_proportional` (a run's total when every process sends the same).
+std::vector<Curve> shapes_zero_at_one(bool with_proportional);
+
 /// Fits every candidate form and keeps the one with the smallest leave-one-out
-/// error (ties: the earlier candidate). With fewer than three points there is
-/// nothing to validate on: `fallback` is fitted. With `positive`, forms whose
-/// fit would turn non-positive at some n >= 1 are not kept (a Power fit is the
-/// last resort); `max_growth` bounds the growth as in stays_positive.
+/// error (ties: the earlier candidate). A form is validated only with more
+/// points than its free coefficients: with fewer than three points, `fallback`
+/// is fitted, unless `shapes` are given: those (one coefficient, the scale of
+/// a known shape, see fit_scaled) and the constant then compete from two
+/// points on, the two-coefficient forms from three. With `positive`, forms
+/// whose fit would turn non-positive at some n >= 2 are not kept (a Power fit
+/// is the last resort); `max_growth` bounds the growth as in stays_positive.
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
                          const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive = false,
-                         double max_growth = 1);
+                         double max_growth = 1, const std::vector<Curve>& shapes = {});
 
 } // namespace perfcast

@@ -331,8 +331,19 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     model.message_bytes = Curve{CurveForm::Constant, 0, 0};
   } else {
     // s(n) and m(n): the paper's forms unless cross-validation prefers
-    // another; both stay positive and bounded wherever the model extrapolates
-    auto sends = choose_curve(n, s, all_curve_forms(), CurveForm::LogLinear, true);
+    // another; both stay positive and bounded wherever the model extrapolates.
+    // A one-process run measured s(1) = B(1) = 0. Collectives' counts vanish
+    // there smoothly (log2 n rounds, n - 1 ring steps, (n-1)/n of a tree's
+    // data), a fixed halo jumps from 0 to its constant: so the shapes held to
+    // 0 at one compete with the free forms rather than the zero entering every
+    // fit as a point (which bent a halo's constant). With one coefficient
+    // each, they, the constant and (for B) a fixed amount per process, a n,
+    // are validated on two sending counts, which the held-out checks have
+    bool zero_at_one = variant.traffic_structure && std::any_of(runs.begin(), runs.end(), [](const MeasuredRun& r) {
+                         return r.procs == 1 && !(r.sends_per_process > 0);
+                       });
+    auto sends = choose_curve(n, s, all_curve_forms(), CurveForm::LogLinear, true, 1,
+                              zero_at_one ? shapes_zero_at_one(false) : std::vector<Curve>{});
     auto bytes = choose_curve(n, m, all_curve_forms(), CurveForm::Inverse, true);
     model.sends = sends.curve;
     model.message_bytes = bytes.curve;
@@ -343,9 +354,11 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // data) where the two factors, extrapolated apart, compound their errors;
     // a run's total may grow up to n^2 (every pair exchanging a fixed amount)
     if (variant.run_bytes && std::all_of(total.begin(), total.end(), [](double b) { return b > 0; })) {
-      auto run = choose_curve(n, total, all_curve_forms(), CurveForm::Power, true, 2);
+      auto run = choose_curve(n, total, all_curve_forms(), CurveForm::Power, true, 2,
+                              zero_at_one ? shapes_zero_at_one(true) : std::vector<Curve>{});
       model.run_bytes = run.curve;
-      model.curves_cross_validated = model.curves_cross_validated && run.cross_validated;
+      // m(n) now follows from B(n): its own curve is not used
+      model.curves_cross_validated = sends.cross_validated && run.cross_validated;
     } else if (model.grid) {
       model.run_bytes = Curve{CurveForm::Constant, 0, 0}; // empty messages beside the grid
     }
