@@ -10,7 +10,13 @@ errors, and the rank correlations (Spearman's rho and Kendall's tau-b, both
 with ties handled) between the measured and the predicted times. The measured
 time of a configuration is its fastest repetition: on a shared machine noise
 only adds (others' work takes the core of a PE that sleeps while it waits);
-the same figures against the mean of the repetitions follow."""
+the same figures against the mean of the repetitions follow.
+
+Ranking under noise: a pair of configurations is resolved when the difference
+of their fastest repetitions exceeds the spread (slowest - fastest repetition)
+of both; over the resolved pairs the script counts those the predictions order
+the same way (target: all). Over pairs closer than the noise no order is
+claimed. Spearman and Kendall are printed over all configurations besides."""
 import csv
 import sys
 
@@ -62,6 +68,24 @@ def kendall_tau_b(x, y):
     return (concordant - discordant) / denominator if denominator > 0 else float("nan")
 
 
+def resolved_pairs(reps, preds):
+    """(agreeing, resolved, disagreeing pairs) over the pairs whose fastest
+    repetitions differ by more than the spread of both"""
+    agree, resolved, wrong = 0, 0, []
+    for i in range(len(reps)):
+        for j in range(i + 1, len(reps)):
+            ti, tj = min(reps[i]), min(reps[j])
+            spread = max(max(reps[i]) - ti, max(reps[j]) - tj)
+            if abs(ti - tj) <= spread:
+                continue
+            resolved += 1
+            if (ti < tj) == (preds[i] < preds[j]) and preds[i] != preds[j]:
+                agree += 1
+            else:
+                wrong.append((i, j))
+    return agree, resolved, wrong
+
+
 def key(row):
     return (int(row["vps"]), row["balancer"], int(row["period"]))
 
@@ -94,9 +118,10 @@ def main():
 
     print(f"{'vps':>4} {'balancer':>14} {'period':>6} {'reps':>4} {'fastest_s':>10} {'mean_s':>8} {'spread':>7} "
           f"{'predicted_s':>11} {'error':>8} {'migr':>6}")
-    fastest, means, preds = [], [], []
+    fastest, means, preds, reps = [], [], [], []
     for c in rows:
         m = measured[c]
+        reps.append(m)
         p, migrations = predicted[c]
         fastest.append(min(m))
         means.append(sum(m) / len(m))
@@ -120,6 +145,22 @@ def main():
         print(f"best measured:  {fmt(rows[best_measured])} ({values[best_measured]:.3f} s)")
         print(f"best predicted: {fmt(rows[best_predicted])} ({preds[best_predicted]:.3f} s predicted, "
               f"{values[best_predicted]:.3f} s measured)")
+    agree, resolved, wrong = resolved_pairs(reps, preds)
+    pairs = len(rows) * (len(rows) - 1) // 2
+    print()
+    print(f"ranking under noise: {resolved} of {pairs} pairs resolved (fastest repetitions differ by more than "
+          f"both spreads)")
+    print(f"resolved pairs ordered as measured: {agree} of {resolved}"
+          + (f" ({100 * agree / resolved:.1f}%)" if resolved else ""))
+    for i, j in wrong:
+        print(f"  disagree: {fmt(rows[i])} ({fastest[i]:.3f} s, predicted {preds[i]:.3f}) vs "
+              f"{fmt(rows[j])} ({fastest[j]:.3f} s, predicted {preds[j]:.3f})")
+    best = min(range(len(rows)), key=lambda i: fastest[i])
+    best_p = min(range(len(rows)), key=lambda i: preds[i])
+    spread = max(max(reps[best]) - fastest[best], max(reps[best_p]) - fastest[best_p])
+    tied = fastest[best_p] - fastest[best] <= spread
+    print(f"predicted best {'within' if tied else 'NOT within'} the noise of the measured best "
+          f"({fastest[best_p]:.3f} vs {fastest[best]:.3f} s, spread {spread:.3f} s)")
     print()
     print(f"load average (1 min) at the runs:     {min(loads):.2f} to {max(loads):.2f}")
 

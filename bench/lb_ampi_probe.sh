@@ -23,7 +23,7 @@
 # Every run is repeated REPS times; the minimum counts (noise only adds).
 #
 # usage: bench/lb_ampi_probe.sh CHARM_DIR
-# env: LOCK=FILE (each piece under `flock FILE`), REPS=3, LEVELS="8 32",
+# env: LOCK=FILE (each piece under `flock FILE`, or under FILE when it is executable), REPS=3, LEVELS="8 32",
 #      ITERATIONS=40 SIZE=256 BASE=20 (the migration probe's input).
 # prints: message_cpu_s=S local_message_cpu_s=C latency_s=L bandwidth_Bps=B migration_cpu_s=M step_s=T
 #         (one line on stdout; the measurements go to stderr)
@@ -40,7 +40,9 @@ iterations=${ITERATIONS:-40}
 size=${SIZE:-256}
 base=${BASE:-20}
 [[ ${#levels[@]} == 2 ]] || { echo "error: LEVELS='${LEVELS:-}': expected two VP counts" >&2; exit 2; }
-locked() { if [[ -n "${LOCK:-}" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
+locked() {
+  if [[ -z "${LOCK:-}" ]]; then "$@"; elif [[ -x "$LOCK" && ! -d "$LOCK" ]]; then "$LOCK" "$@"; else flock "$LOCK" "$@"; fi
+}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work" # ampicc copies charmrun beside its output

@@ -17,11 +17,12 @@
 # usage: [CHARM_DIR=DIR] bench/lb_ampi_validation.sh [CHARM_DIR]
 #   CHARM_DIR  a Charm++ build with AMPI (holding bin/ampicc and bin/charmrun),
 #              e.g. /work/charm/netlrts-linux-x86_64; refused when absent
-# env: ITERATIONS=100 SIZE=256 BASE=400 SHAPE=diagonal (the program's input), PES=2, REPS=2,
-#      CONFIGS=FILE (lines "VPS BALANCER PERIOD", '#' comments; default: the
-#      study's 24), RUNS=FILE (a CSV of measured runs to reuse instead of
+# env: ITERATIONS=100 SIZE=256 BASE=200 SHAPE=hotspot (the program's input), PES=2, REPS=5,
+#      CONFIGS=FILE (lines "VPS BALANCER PERIOD", '#' comments; default:
+#      bench/data/lb_ampi_configs_SHAPE.txt), RUNS=FILE (a CSV of measured runs to reuse instead of
 #      running AMPI again), CSV=FILE (write the measured runs there),
-#      LOCK=FILE (run each heavy piece under `flock FILE`), BUILD=DIR,
+#      LOCK=FILE (run each heavy piece under `flock FILE`, or under FILE itself
+#      when it is executable, e.g. LOCK=/work/bin/heavy), BUILD=DIR,
 #      STAGE=runs (stop after the real runs), KEEP=DIR (keep the traces, the
 #      platform and the predictions there), PROBE="message_cpu_s=... ..." (the
 #      line bench/lb_ampi_probe.sh printed, instead of probing again),
@@ -50,32 +51,21 @@ for f in "$perfcast" "$mpi_app"; do
 done
 iterations=${ITERATIONS:-100}
 size=${SIZE:-256}
-base=${BASE:-400}
-shape=${SHAPE:-diagonal}
+base=${BASE:-200}
+shape=${SHAPE:-hotspot}
 pes=${PES:-2}
-reps=${REPS:-2}
+reps=${REPS:-5}
 fine_vps=64
-locked() { if [[ -n "${LOCK:-}" ]]; then flock "$LOCK" "$@"; else "$@"; fi; }
+locked() {
+  if [[ -z "${LOCK:-}" ]]; then "$@"; elif [[ -x "$LOCK" && ! -d "$LOCK" ]]; then "$LOCK" "$@"; else flock "$LOCK" "$@"; fi
+}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_mpi_yield_when_idle=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 configs=$work/configs
-if [[ -n "${CONFIGS:-}" ]]; then
-  grep -v '^\s*#' "$CONFIGS" | awk 'NF' > "$configs"
-else
-  {
-    for v in 2 4 8 16 32 64; do echo "$v none 0"; done
-    for b in greedy refine greedy-refine; do
-      for v in 4 8 16 32; do echo "$v $b 10"; done
-    done
-    for b in greedy refine; do
-      for k in 5 20; do echo "16 $b $k"; done
-    done
-    for k in 5 20; do echo "32 greedy $k"; done
-  } > "$configs"
-fi
+grep -v '^\s*#' "${CONFIGS:-$root/bench/data/lb_ampi_configs_$shape.txt}" | awk 'NF' > "$configs"
 
 # 1. the AMPI builds, with the flags CMake's Release build gives the Open MPI one
 app=$work/imbalance2d-ampi

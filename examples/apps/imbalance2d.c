@@ -23,9 +23,15 @@
  * Block mapping gives a PE consecutive ranks, that is whole rows of blocks: the
  * north PE carries the heavy border all along and the front in the first half
  * of the run, the south PE the front in the second half.
+ * With shape `hotspot` the imbalance is strong and moves slowly (the AMPI
+ * ranking study of docs/lb.md):
+ *   x 10 in a hot square  G/4 on a side, rows G/8 to 3G/8 (the north half), its
+ *                         west edge moving from column 0 to column G/2 over the run.
+ * On 2 PEs with block mapping the north PE carries the hot square all along:
+ * 1.0625 against 0.5 (units of base x G^2), max/avg 1.36.
  * Shape `uniform` costs base everywhere (no imbalance: for overhead probes).
  *
- * usage: imbalance2d [iterations=100] [G=256] [base=200] [period=1] [shape=band|diagonal|uniform]
+ * usage: imbalance2d [iterations=100] [G=256] [base=200] [period=1] [shape=band|diagonal|hotspot|uniform]
  *        (period 0: never)
  * The same G at any rank count is the same problem: traces recorded at 64 and
  * 16 ranks describe the same work in finer and coarser pieces. Rank 0 prints
@@ -48,13 +54,20 @@ static void grid_dims(int size, int *py, int *px)
   *px = size / best;
 }
 
-enum shape { SHAPE_BAND, SHAPE_DIAGONAL, SHAPE_UNIFORM };
+enum shape { SHAPE_BAND, SHAPE_DIAGONAL, SHAPE_HOTSPOT, SHAPE_UNIFORM };
 
 /* multiply-adds per cell at global cell (gx, gy) in iteration it of n */
 static int cell_cost(enum shape shape, int gx, int gy, int g, int it, int n, int base)
 {
   if (shape == SHAPE_UNIFORM)
     return base;
+  if (shape == SHAPE_HOTSPOT) {
+    int side = g / 4;
+    int west = (int)((long)(g / 2) * it / (n > 1 ? n - 1 : 1)); /* the hot square's first column */
+    if (gy >= g / 8 && gy < g / 8 + side && gx >= west && gx < west + side)
+      return 10 * base;
+    return base;
+  }
   if (shape == SHAPE_DIAGONAL) {
     int border = g / 8, width = g / 4;
     int cost = base;
@@ -89,11 +102,13 @@ int main(int argc, char **argv)
   enum shape shape = SHAPE_BAND;
   if (strcmp(shape_name, "diagonal") == 0)
     shape = SHAPE_DIAGONAL;
+  else if (strcmp(shape_name, "hotspot") == 0)
+    shape = SHAPE_HOTSPOT;
   else if (strcmp(shape_name, "uniform") == 0)
     shape = SHAPE_UNIFORM;
   else if (strcmp(shape_name, "band") != 0) {
     if (rank == 0)
-      fprintf(stderr, "imbalance2d: shape '%s': expected band, diagonal or uniform\n", shape_name);
+      fprintf(stderr, "imbalance2d: shape '%s': expected band, diagonal, hotspot or uniform\n", shape_name);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   int py, px;
