@@ -26,6 +26,7 @@
 #      STAGE=runs (stop after the real runs), KEEP=DIR (keep the traces, the
 #      platform and the predictions there), PROBE="message_cpu_s=... ..." (the
 #      line bench/lb_ampi_probe.sh printed, instead of probing again),
+#      FLOP_RATE=1e9 (one rate for every traced rank; empty: the tracer's per-rank rates),
 #      NO_OVERHEADS=1 (replay without the probed CPU costs, as before them;
 #      the link is then the ping-pong's latency and --vp-stack 1MiB).
 # Balancers are perfcast's names; the AMPI run uses Charm++ 7's legacy names
@@ -107,7 +108,11 @@ fi
 if [[ "${STAGE:-}" == runs ]]; then exit 0; fi
 
 # 3. the simulation: one fine trace, aggregated to every level, replayed on this machine
-locked "$perfcast" trace -o "$work/t$fine_vps" -- mpirun -np "$fine_vps" "$mpi_app" "$iterations" "$size" "$base" 1 \
+# One flop rate for every rank (FLOP_RATE, default 1e9; empty: each rank's rate as the tracer measures it at
+# MPI_Init): a VP's load is then its CPU seconds, as AMPI measures it, not CPU seconds x a rate that 64
+# ranks sharing 2 cores measure with a 13% spread (docs/aggregate.md).
+flop_rate=${FLOP_RATE-1e9}
+locked env ${flop_rate:+PERFCAST_FLOP_RATE=$flop_rate} "$perfcast" trace -o "$work/t$fine_vps" -- mpirun -np "$fine_vps" "$mpi_app" "$iterations" "$size" "$base" 1 \
   "$shape" > /dev/null
 grid() { # the program's py x px for N ranks (grid_dims in imbalance2d.c)
   local n=$1 d best=1
