@@ -157,22 +157,24 @@ predict() { # workload.json NAME K -> mean response (the JSON kept as DETAIL/NAM
   fi
   python3 -c "import json,sys; print(json.load(sys.stdin)['response_s']['mean'])" < "$work/p.json"
 }
-measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share" of one run (per worker as DETAIL/NAME.csv)
+measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share steal_share" of one run (per worker as DETAIL/NAME.csv)
   # mw_integral reports the share of the cores other processes held during the
   # run (from /proc/stat); a run they disturbed more than --quiet allows is
   # repeated, up to --tries times, and the last one kept either way
-  local args=(run --workers "$1" --steps "$steps" --write-bytes "$write_bytes" --dir "$dir") others attempt
+  local args=(run --workers "$1" --steps "$steps" --write-bytes "$write_bytes" --dir "$dir") others steal attempt
   [ -n "$2" ] && args+=(--arrivals "$2")
   for attempt in $(seq 1 "$tries"); do
     "$work/mw_integral" "${args[@]}" > "$work/m.csv" 2> "$work/m.err"
     others=$(sed -n 's/^mw_integral: others \([0-9.e+-]*\) of the cores.*/\1/p' "$work/m.err")
+    # the share of the cores the host took from this virtual machine (in others' share too)
+    steal=$(sed -n 's/^mw_integral: steal \([0-9.e+-]*\) of the cores.*/\1/p' "$work/m.err")
     if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) else 1)" "$others" "$quiet"; then
       break
     fi
     echo "$3: other processes held $others of the cores (more than $quiet), attempt $attempt of $tries" >&2
   done
   if [ -n "$detail" ]; then cp "$work/m.csv" "$detail/$3.csv"; fi
-  python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r), sys.argv[1])" "$others" < "$work/m.csv"
+  python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r), sys.argv[1], sys.argv[2])" "$others" "$steal" < "$work/m.csv"
 }
 
 mkdir -p "$(dirname "$out")"
@@ -204,7 +206,7 @@ PY
   echo "# first probe's speed: $(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['clusters'][0]['nodes'][0]['speed'])" "$machine") flop/s"
   echo "# steps $steps, write_bytes $write_bytes, dir $dir"
   if [ "$append" = 1 ] && [ -s "$out" ]; then :; else
-    echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share"
+    echo "run,workers,rep,measured_mean_response_s,predicted_mean_response_s,others_share,steal_share"
   fi
 }
 : > "$work/rows.csv"
@@ -215,8 +217,8 @@ for k in $ks; do
   workload "$k" "" > "$work/w.json"
   p=$(predict "$work/w.json" "together-$k" "$k")
   for r in $(seq 1 "$reps"); do
-    read -r m others < <(measure "$k" "" "together-$k-$r")
-    echo "together,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
+    read -r m others steal < <(measure "$k" "" "together-$k-$r")
+    echo "together,$k,$r,$m,$p,$others,$steal" | tee -a "$work/rows.csv" >&2
   done
 done
 if [ -n "$exp" ]; then
@@ -246,8 +248,8 @@ PY
   workload "$k" "$work/arrivals" > "$work/w.json"
   p=$(predict "$work/w.json" "exponential-rho$rho-$k" "$k")
   for r in $(seq 1 "$reps"); do
-    read -r m others < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
-    echo "exponential-rho$rho,$k,$r,$m,$p,$others" | tee -a "$work/rows.csv" >&2
+    read -r m others steal < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
+    echo "exponential-rho$rho,$k,$r,$m,$p,$others,$steal" | tee -a "$work/rows.csv" >&2
   done
 fi
 echo "calibration: $(calibration_summary)" >&2

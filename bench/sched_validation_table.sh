@@ -11,7 +11,7 @@ groups = {}
 for r in rows:
     groups.setdefault((r["run"], int(r["workers"])), []).append(r)
 print(f"{'run':<22} {'K':>4} {'reps':>4} {'measured_s':>11} {'spread_s':>11} {'predicted_s':>11} {'error_%':>8} "
-      f"{'others':>7}  target")
+      f"{'others':>7} {'steal':>6}  target")
 errors = {}
 for (run, k), rs in groups.items():
     m = [float(r["measured_mean_response_s"]) for r in rs]
@@ -24,7 +24,9 @@ for (run, k), rs in groups.items():
     spread = f"{min(m):.3f}-{max(m):.3f}" if len(m) > 1 else "-"
     # the largest share of the cores other processes held during a repetition
     others = max((float(r["others_share"]) for r in rs if r.get("others_share")), default=float("nan"))
-    print(f"{run:<22} {k:>4} {len(m):>4} {mean:>11.3f} {spread:>11} {p:>11.3f} {err:>+8.2f} {others:>7.3f}  "
+    # of which the host took from this virtual machine (steal; older files have no column)
+    steal = max((float(r["steal_share"]) for r in rs if r.get("steal_share")), default=float("nan"))
+    print(f"{run:<22} {k:>4} {len(m):>4} {mean:>11.3f} {spread:>11} {p:>11.3f} {err:>+8.2f} {others:>7.3f} {steal:>6.3f}  "
           f"{'ok' if abs(err) <= target else 'MISSED'} (within {target}%)")
 for run, e in errors.items():
     target = "" if run.startswith("exponential") else f", target mean within 2%: {'ok' if statistics.fmean(e) <= 2 else 'MISSED'}"

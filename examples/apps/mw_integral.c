@@ -128,6 +128,34 @@ static double machine_busy_s(void)
   return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* CPU seconds the host took from this virtual machine since boot (/proc/stat's
+ * steal: a vCPU runnable but not run by the host); a process's CPU time does
+ * not count them, its response time does */
+static double machine_steal_s(void)
+{
+  FILE *f = fopen("/proc/stat", "r");
+  unsigned long long v[8] = {0};
+  if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                   &v[6], &v[7]) != 8)
+    die("/proc/stat");
+  fclose(f);
+  return (double)v[7] / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* seconds a process spent runnable, waiting for a core (/proc/PID/schedstat's
+ * second field, readable until the process is reaped); -1 when unavailable */
+static double run_delay_s(pid_t pid)
+{
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+  FILE *f = fopen(path, "r");
+  unsigned long long on_cpu_ns = 0, waiting_ns = 0;
+  int n = f ? fscanf(f, "%llu %llu", &on_cpu_ns, &waiting_ns) : 0;
+  if (f)
+    fclose(f);
+  return n == 2 ? 1e-9 * (double)waiting_ns : -1;
+}
+
 static double rusage_s(int who)
 {
   struct rusage u;
@@ -143,7 +171,8 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
   struct pollfd *fds = calloc((size_t)k, sizeof(struct pollfd));
   pid_t *pids = calloc((size_t)k, sizeof(pid_t));
   Result *results = calloc((size_t)k, sizeof(Result));
-  double *child_cpu = calloc((size_t)k, sizeof(double));
+  double *child_cpu = calloc((size_t)k, sizeof(double)), *delay = calloc((size_t)k, sizeof(double));
+  long *voluntary = calloc((size_t)k, sizeof(long)), *involuntary = calloc((size_t)k, sizeof(long));
   if (arrivals_path) {
     FILE *f = fopen(arrivals_path, "r");
     if (!f)
@@ -155,7 +184,7 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
       }
     fclose(f);
   }
-  double busy0 = machine_busy_s(), own0 = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
+  double steal0 = machine_steal_s(), busy0 = machine_busy_s(), own0 = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
   master_t0 = now_s();
   double t0 = master_t0;
   int next = 0, done = 0;
@@ -210,16 +239,21 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
   }
   for (int i = 0; i < k; i++) {
     struct rusage usage;
+    delay[i] = run_delay_s(pids[i]); /* a zombie until wait4 */
     if (wait4(pids[i], NULL, 0, &usage) < 0)
       die("wait4");
+    voluntary[i] = usage.ru_nvcsw;
+    involuntary[i] = usage.ru_nivcsw;
     child_cpu[i] = (double)usage.ru_utime.tv_sec + 1e-6 * (double)usage.ru_utime.tv_usec +
                    (double)usage.ru_stime.tv_sec + 1e-6 * (double)usage.ru_stime.tv_usec;
   }
   double elapsed = now_s() - t0, cores = (double)sysconf(_SC_NPROCESSORS_ONLN);
-  double busy = machine_busy_s() - busy0, own = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN) - own0;
+  double steal = machine_steal_s() - steal0, busy = machine_busy_s() - busy0, own = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN) - own0;
   /* the share of the machine's cores that other processes held during the run */
   fprintf(stderr, "mw_integral: others %.4f of the cores (machine busy %.2f s, this run %.2f s, %.2f s on %.0f cores)\n",
           (busy - own) / (elapsed * cores), busy, own, elapsed, cores);
+  /* counted in the others' share above; a machine without steal accounting reports 0 */
+  fprintf(stderr, "mw_integral: steal %.4f of the cores (%.2f s taken by the host)\n", steal / (elapsed * cores), steal);
   double total = 0, mean = 0;
   for (int i = 0; i < k; i++) {
     total += value[i];
@@ -233,11 +267,15 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
    * already compute: at K = 40 the last fork came 0.5 s after its arrival at
    * 0, and counting from the fork took 2% off the mean response, 22:20 UTC);
    * integrate_cpu_s: CPU time of the integration; cpu_s: the whole process's
-   * user and system time (wait4) */
-  printf("worker,arrival_s,start_s,received_s,integrated_s,finish_s,response_s,integrate_cpu_s,cpu_s\n");
+   * user and system time (wait4); voluntary_cs, involuntary_cs: its context
+   * switches (blocked; preempted by the scheduler); run_delay_s: time it
+   * spent runnable waiting for a core (/proc/PID/schedstat) */
+  printf("worker,arrival_s,start_s,received_s,integrated_s,finish_s,response_s,integrate_cpu_s,cpu_s,voluntary_cs,"
+         "involuntary_cs,run_delay_s\n");
   for (int i = 0; i < k; i++)
-    printf("%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", i, arrival[i], started[i], results[i].received_s,
-           results[i].integrated_s, finish[i], finish[i] - arrival[i], results[i].cpu_s, child_cpu[i]);
+    printf("%d,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%ld,%ld,%.6f\n", i, arrival[i], started[i],
+           results[i].received_s, results[i].integrated_s, finish[i], finish[i] - arrival[i], results[i].cpu_s,
+           child_cpu[i], voluntary[i], involuntary[i], delay[i]);
   fprintf(stderr, "%d workers: mean response %.4f s; integral %.12f (exact %.12f)\n", k, mean, total, exact);
   if (fabs(total - exact) > 1e-6 * exact) {
     fprintf(stderr, "mw_integral: the workers' sum is wrong\n");
