@@ -13,7 +13,11 @@ and, as a diagnosis of the model apart from the workload, the simulator's mean
 response when each worker's CPU demand is its own measured CPU time (the whole
 process's, as the workload's demand includes the worker's overhead), and when every worker gets their mean (this is not a prediction: it
 uses the run's measurements).
-usage: bench/sched_process_times.py DIR [--groups N]   (PERFCAST: the perfcast binary)
+With --summary, one line per run instead: the error, the workers' CPU time
+against the workload's demand, their involuntary context switches (preemptions)
+per CPU second, their mean run delay (runnable, waiting for a core), and the
+share of the cores the host took from the virtual machine (steal) during the run.
+usage: bench/sched_process_times.py DIR [--groups N | --summary]   (PERFCAST: the perfcast binary)
 """
 import csv
 import glob
@@ -31,6 +35,10 @@ def main():
         sys.exit(__doc__)
     d = sys.argv[1]
     groups = int(sys.argv[sys.argv.index("--groups") + 1]) if "--groups" in sys.argv else 5
+    summary = "--summary" in sys.argv
+    if summary:
+        print(f"{'run':<22} {'K':>4} {'rep':>3} {'measured':>9} {'predicted':>9} {'error':>7} {'cpu/demand':>10} "
+              f"{'preempt/cpu_s':>13} {'ms/slice':>8} {'run_delay':>9} {'steal':>6} {'others':>6}")
     for path in sorted(glob.glob(os.path.join(d, "*-*-*.csv")), key=natural):
         m = re.match(r"(.*)-(\d+)-(\d+)\.csv$", os.path.basename(path))
         if not m:
@@ -48,6 +56,9 @@ def main():
         workers = list(csv.DictReader(open(path)))
         pred = {p["id"]: p for p in json.load(open(pred_path))["per_process"]}
         demand = cpu_demand_s(workload_path, node) if os.path.exists(workload_path) else None
+        if summary:
+            summarise(run, k, rep, workers, pred, demand, path[:-len(".csv")] + ".err")
+            continue
         report(run, k, rep, workers, pred, demand, groups)
         if os.path.exists(workload_path):
             given_measured_demands(machine_path, workload_path, workers, node)
@@ -77,6 +88,26 @@ def given_measured_demands(machine_path, workload_path, workers, node):
           f"every worker their mean: {out[1]:.4f} s ({100 * (out[1] / meas - 1):+.1f}%); "
           f"the workload's demands times the run's drift ({drift:.3f}): {out[2]:.4f} s ({100 * (out[2] / meas - 1):+.1f}%)")
     print()
+
+
+def summarise(run, k, rep, workers, pred, demand, err_path):
+    """One line: error, CPU time over demand, preemptions, run delay, steal and others' share of the run."""
+    meas = statistics.fmean(f(w, "response_s") for w in workers)
+    predicted = statistics.fmean(p["response_s"] for p in pred.values())
+    cpu = statistics.fmean(f(w, "cpu_s") for w in workers)
+    shares = {}
+    if os.path.exists(err_path):
+        for line in open(err_path):
+            m = re.match(r"mw_integral: (others|steal) ([0-9.e+-]+) of the cores", line)
+            if m:
+                shares[m.group(1)] = float(m.group(2))
+    have = "involuntary_cs" in workers[0]
+    inv = statistics.fmean(f(w, "involuntary_cs") for w in workers) if have else float("nan")
+    delay = statistics.fmean(f(w, "run_delay_s") for w in workers) if have else float("nan")
+    ratio = 100 * (cpu / demand - 1) if demand else float("nan")
+    print(f"{run:<22} {k:>4} {rep:>3} {meas:>9.3f} {predicted:>9.3f} {100 * (predicted / meas - 1):>+6.1f}% "
+          f"{ratio:>+9.1f}% {inv / cpu:>13.0f} {1e3 * cpu / max(inv, 1):>8.2f} {delay:>9.3f} "
+          f"{shares.get('steal', float('nan')):>6.3f} {shares.get('others', float('nan')):>6.3f}")
 
 
 def natural(path):
@@ -127,6 +158,14 @@ def report(run, k, rep, workers, pred, demand, groups):
     # if the cores were shared perfectly, the last result comes when K integrations' CPU time is done on 2 cores
     last = max(f(w, "finish_s") for w in workers)
     print(f"last result at {last:.3f} s; sum of the workers' CPU time / 2 cores = {sum(whole_cpu) / 2:.3f} s")
+    if "involuntary_cs" in workers[0]:  # runs from session 8 on
+        inv = [f(w, "involuntary_cs") for w in workers]
+        vol = [f(w, "voluntary_cs") for w in workers]
+        delay = [f(w, "run_delay_s") for w in workers]
+        print(f"context switches per worker: involuntary {statistics.fmean(inv):.0f} "
+              f"({statistics.fmean(inv) / statistics.fmean(whole_cpu):.0f} per CPU second, "
+              f"{1e3 * statistics.fmean(whole_cpu) / max(statistics.fmean(inv), 1):.2f} ms CPU per slice), "
+              f"voluntary {statistics.fmean(vol):.0f}; run delay (runnable, waiting for a core) mean {statistics.fmean(delay):.3f} s")
     print(f"mean response: measured {meas:.4f} s, predicted {predicted:.4f} s ({100 * (predicted / meas - 1):+.1f}%)")
 
 

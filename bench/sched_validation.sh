@@ -30,7 +30,7 @@
 #   --append           add this run's rows (and its header lines) to --out instead of replacing it:
 #                      the table is measured in pieces of a few minutes, each under the heavy
 #                      lock with its own probe and calibration
-#   --detail DIR       also keep each run's per-worker times (RUN-K-REP.csv) and the
+#   --detail DIR       also keep each run's per-worker times (RUN-K-REP.csv, its summary lines RUN-K-REP.err) and the
 #                      prediction per process (RUN-K.json, its workload RUN-K.workload.json); bench/sched_process_times.py DIR
 #                      compares them
 set -euo pipefail
@@ -173,7 +173,7 @@ measure() { # K ARRIVALS_FILE|"" NAME -> "mean_response others_share steal_share
     fi
     echo "$3: other processes held $others of the cores (more than $quiet), attempt $attempt of $tries" >&2
   done
-  if [ -n "$detail" ]; then cp "$work/m.csv" "$detail/$3.csv"; fi
+  if [ -n "$detail" ]; then cp "$work/m.csv" "$detail/$3.csv"; cp "$work/m.err" "$detail/$3.err"; fi
   python3 -c "import csv,sys; r=[float(x['response_s']) for x in csv.DictReader(sys.stdin)]; print(sum(r)/len(r), sys.argv[1], sys.argv[2])" "$others" "$steal" < "$work/m.csv"
 }
 
