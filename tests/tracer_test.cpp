@@ -164,10 +164,16 @@ TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
   test::TempDir dir;
   std::string app = build_app(dir, "stencil2d.c");
   std::string out = dir.path() + "/trace";
-  // far more iterations than 3 seconds allow; SIGTERM reaches perfcast, then mpirun, then the ranks
-  auto r = test::run_command(fmt::format("{} timeout -s TERM 3 {} trace -o {} -- mpirun --oversubscribe -np 2 {} "
-                                         "100000000 32",
-                                         kMpiEnv, test::perfcast_binary(), out, app));
+  // far more iterations than the run is given; SIGTERM reaches perfcast, then mpirun, then the ranks.
+  // It is sent one second after both ranks have opened their trace files (in MPI_Init, where the
+  // tracer's handlers go in), not after a fixed time: on a loaded machine mpirun's start-up alone
+  // can take longer than any fixed delay, and ranks killed before MPI_Init leave nothing to mark.
+  // Two minutes without both files and the signal goes anyway, so the test fails rather than hangs
+  auto r = test::run_command(fmt::format(
+      "{} {} trace -o {} -- mpirun --oversubscribe -np 2 {} 100000000 32 & p=$!; i=0; "
+      "while [ $i -lt 1200 ] && ! {{ [ -e {}/rank-0.txt ] && [ -e {}/rank-1.txt ]; }}; do sleep 0.1; i=$((i+1)); done; "
+      "sleep 1; kill -TERM $p; wait $p",
+      kMpiEnv, test::perfcast_binary(), out, app, out, out));
   EXPECT_NE(r.status, 0);
   ASSERT_TRUE(std::filesystem::exists(out + "/trace.txt")) << r.output;
   auto j = profile_json(out);
