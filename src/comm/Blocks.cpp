@@ -72,6 +72,19 @@ std::vector<std::uint64_t> even_factors(std::uint64_t n, int d)
   return factors;
 }
 
+bool work_balanced(const ValueGraph& graph, const std::vector<int>& owner, int parts)
+{
+  std::vector<std::uint64_t> work(static_cast<std::size_t>(parts), 0);
+  std::uint64_t total = 0;
+  for (std::size_t v = 0; v < owner.size(); ++v)
+    if (owner[v] >= 0) {
+      work[owner[v]] += graph.vertices[v].work;
+      total += graph.vertices[v].work;
+    }
+  std::uint64_t most = *std::max_element(work.begin(), work.end());
+  return static_cast<double>(most) * parts <= 1.05 * static_cast<double>(total);
+}
+
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
@@ -257,19 +270,6 @@ void place_leftovers(const ValueGraph& graph, const std::vector<std::uint32_t>& 
     }
 }
 
-bool balanced(const ValueGraph& graph, const std::vector<int>& owner, int parts)
-{
-  std::vector<std::uint64_t> work(static_cast<std::size_t>(parts), 0);
-  std::uint64_t total = 0;
-  for (std::size_t v = 0; v < owner.size(); ++v)
-    if (owner[v] >= 0) {
-      work[owner[v]] += graph.vertices[v].work;
-      total += graph.vertices[v].work;
-    }
-  std::uint64_t most = *std::max_element(work.begin(), work.end());
-  return static_cast<double>(most) * parts <= 1.05 * static_cast<double>(total);
-}
-
 } // namespace
 
 std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
@@ -342,7 +342,7 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
             }
         }
         place_leftovers(graph, leftovers[follow], neighbours, owner, parts);
-        if (!balanced(graph, owner, parts))
+        if (!work_balanced(graph, owner, parts))
           continue;
         std::uint64_t bytes = counter.bytes(owner, parts);
         if (!best || bytes < best->p2p_bytes) {

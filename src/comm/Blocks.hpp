@@ -42,6 +42,9 @@ struct BlockPartition {
 std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
                                                    const VolumeCounter& counter);
 
+/// Whether the most work any process gets is at most 5% above the mean.
+bool work_balanced(const ValueGraph& graph, const std::vector<int>& owner, int parts);
+
 /// Factors n into d factors as evenly as possible, largest first (as MPI_Dims_create does for a process grid).
 std::vector<std::uint64_t> even_factors(std::uint64_t n, int d);
 

@@ -1,0 +1,249 @@
+#include "comm/Spectral.hpp"
+
+#include <Eigen/Dense>
+#include <Eigen/SparseCholesky>
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <random>
+
+namespace perfcast::comm {
+
+namespace {
+
+using SparseMatrix = Eigen::SparseMatrix<double>;
+using Ldlt = Eigen::SimplicialLDLT<SparseMatrix, Eigen::Lower, Eigen::AMDOrdering<int>>;
+
+// The size of the factor, known after the symbolic analysis.
+struct FillProbe : Ldlt {
+  std::size_t factor_entries() const { return static_cast<std::size_t>(this->m_matrix.nonZeros()); }
+};
+
+constexpr int kBlockSize = 3;  // eigenvectors iterated together: 2 wanted, 1 for the gap
+constexpr int kIterations = 30; // inverse subspace iterations (fixed: deterministic)
+
+// Subtracts each column's mean: the Laplacian's constant null vector. (On a
+// disconnected graph the other null vectors, constant on each component,
+// stay: they are the smoothest coordinates, and they separate the components.)
+void project_out_constant(Eigen::MatrixXd& x)
+{
+  x.rowwise() -= x.colwise().mean();
+}
+
+// Splits `members` into k groups of about equal weight along `coord`, each
+// cut where the coordinate jumps most within `slack` (a fraction of a
+// group's weight) of its equal-weight position.
+std::vector<std::vector<std::uint32_t>> split(std::vector<std::uint32_t> members, const std::vector<double>& coord,
+                                              const std::vector<double>& weight, int k, double slack)
+{
+  std::sort(members.begin(), members.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return coord[a] < coord[b] || (coord[a] == coord[b] && a < b); });
+  std::size_t m = members.size();
+  std::vector<double> prefix(m + 1, 0.0);
+  for (std::size_t i = 0; i < m; ++i)
+    prefix[i + 1] = prefix[i] + weight[members[i]];
+  double total = prefix[m], window = slack * total / k;
+  std::vector<std::vector<std::uint32_t>> groups(static_cast<std::size_t>(k));
+  std::size_t begin = 0;
+  for (int c = 1; c <= k; ++c) {
+    std::size_t end = m;
+    if (c < k) {
+      double target = total * c / k;
+      std::size_t best = 0;
+      double best_gap = -1, best_off = 0;
+      auto lo = std::lower_bound(prefix.begin() + static_cast<std::ptrdiff_t>(begin) + 1, prefix.end() - 1,
+                                 target - window);
+      for (auto it = lo; it != prefix.end() - 1 && *it <= target + window; ++it) {
+        std::size_t i = static_cast<std::size_t>(it - prefix.begin());
+        double gap = coord[members[i]] - coord[members[i - 1]], off = std::abs(*it - target);
+        if (gap > best_gap || (gap == best_gap && off < best_off)) {
+          best = i;
+          best_gap = gap;
+          best_off = off;
+        }
+      }
+      if (best == 0) { // no position inside the window: the nearest to the target
+        auto it = std::lower_bound(prefix.begin() + static_cast<std::ptrdiff_t>(begin) + 1, prefix.end() - 1, target);
+        best = static_cast<std::size_t>(it - prefix.begin());
+      }
+      end = std::max(best, begin);
+    }
+    groups[static_cast<std::size_t>(c - 1)].assign(members.begin() + static_cast<std::ptrdiff_t>(begin),
+                                                   members.begin() + static_cast<std::ptrdiff_t>(end));
+    begin = end;
+  }
+  return groups;
+}
+
+// Owners of a pr x pc grid: slabs of equal work along x, each cut along y.
+constexpr double kSlacks[] = {0.0, 0.01, 0.02, 0.04}; // the cut positions tried around equal work
+std::vector<int> grid_owners(std::size_t vertices, const std::vector<std::uint32_t>& members,
+                             const std::vector<double>& x, const std::vector<double>& y,
+                             const std::vector<double>& weight, int pr, int pc, double slack)
+{
+  std::vector<int> owner(vertices, -1);
+  std::vector<std::vector<std::uint32_t>> slabs = split(members, x, weight, pr, slack);
+  for (int r = 0; r < pr; ++r) {
+    std::vector<std::vector<std::uint32_t>> blocks = split(std::move(slabs[r]), y, weight, pc, slack);
+    for (int c = 0; c < pc; ++c)
+      for (std::uint32_t v : blocks[c])
+        owner[v] = r * pc + c;
+  }
+  return owner;
+}
+
+// What balancing weighs: the work, or the values when nothing is computed.
+std::vector<double> balance_weights(const ValueGraph& graph, const std::vector<std::uint32_t>& members)
+{
+  std::vector<double> weight(graph.vertices.size(), 0.0);
+  double total = 0;
+  for (std::uint32_t v : members)
+    total += weight[v] = static_cast<double>(graph.vertices[v].work);
+  if (total == 0)
+    for (std::uint32_t v : members)
+      weight[v] = 1;
+  return weight;
+}
+
+std::vector<std::uint32_t> non_singletons(const Singletons& singletons)
+{
+  std::vector<std::uint32_t> members;
+  for (std::size_t v = 0; v < singletons.kind.size(); ++v)
+    if (singletons.kind[v] == SingletonKind::None)
+      members.push_back(static_cast<std::uint32_t>(v));
+  return members;
+}
+
+} // namespace
+
+std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons,
+                                                        const VolumeCounter& counter)
+{
+  std::vector<std::uint32_t> members = non_singletons(singletons);
+  std::vector<int> local(graph.vertices.size(), -1);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    local[members[i]] = static_cast<int>(i);
+  int n = static_cast<int>(members.size());
+  if (n < 3)
+    return std::nullopt;
+  // the Laplacian of the bytes an edge would carry if cut, both directions summed
+  std::vector<Eigen::Triplet<double>> entries;
+  double heaviest = 0;
+  for (const ValueEdge& e : graph.edges) {
+    int a = local[e.source], b = local[e.sink];
+    if (a < 0 || b < 0 || a == b)
+      continue;
+    double w = static_cast<double>(e.versions) * std::max(1u, graph.vertices[e.source].bytes);
+    heaviest = std::max(heaviest, w);
+    entries.emplace_back(std::max(a, b), std::min(a, b), -w);
+    entries.emplace_back(a, a, w);
+    entries.emplace_back(b, b, w);
+  }
+  if (entries.empty())
+    return std::nullopt;
+  for (auto& t : entries)
+    t = Eigen::Triplet<double>(t.row(), t.col(), t.value() / heaviest);
+  SparseMatrix laplacian(n, n); // lower triangle
+  laplacian.setFromTriplets(entries.begin(), entries.end());
+  double mean_degree = 0;
+  for (int v = 0; v < n; ++v)
+    mean_degree += laplacian.coeff(v, v);
+  mean_degree /= n;
+  SparseMatrix shifted = laplacian;
+  for (int v = 0; v < n; ++v)
+    shifted.coeffRef(v, v) += 1e-8 * mean_degree; // invertible; the constant is projected out
+  FillProbe solver;
+  solver.analyzePattern(shifted);
+  if (solver.factor_entries() > kSpectralMaxFactorEntries)
+    return std::nullopt;
+  solver.factorize(shifted);
+  if (solver.info() != Eigen::Success)
+    return std::nullopt;
+  // inverse subspace iteration from fixed starting vectors, then Rayleigh-Ritz
+  int block = std::min(kBlockSize, n - 1);
+  Eigen::MatrixXd x(n, block);
+  std::mt19937_64 random(1);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    x.data()[i] = static_cast<double>(random() >> 11) * 0x1.0p-53 - 0.5;
+  for (int iteration = 0; iteration < kIterations; ++iteration) {
+    project_out_constant(x);
+    x = Eigen::HouseholderQR<Eigen::MatrixXd>(x).householderQ() * Eigen::MatrixXd::Identity(n, block);
+    if (iteration + 1 < kIterations)
+      x = solver.solve(x);
+  }
+  SparseMatrix full = laplacian.selfadjointView<Eigen::Lower>();
+  Eigen::MatrixXd ritz = x.transpose() * (full * x);
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(ritz);
+  x = x * small.eigenvectors(); // ascending eigenvalues
+  if (block < 2)
+    return std::nullopt;
+  // the rotation in the plane of the two smoothest eigenvectors (degenerate
+  // on a square mesh, so the solver's basis is arbitrary there) whose cuts
+  // into four slabs each way count the fewest bytes: 4-degree steps, then
+  // 0.25-degree steps around the best
+  std::vector<double> ex(graph.vertices.size(), 0.0), ey(graph.vertices.size(), 0.0);
+  for (int i = 0; i < n; ++i) {
+    ex[members[i]] = x(i, 0);
+    ey[members[i]] = x(i, 1);
+  }
+  std::vector<double> weight = balance_weights(graph, members);
+  SpectralCoordinates best;
+  std::uint64_t best_bytes = 0;
+  auto rotated = [&](double degrees, std::vector<double>& rx, std::vector<double>& ry) {
+    double c = std::cos(degrees * M_PI / 180), s = std::sin(degrees * M_PI / 180);
+    rx.assign(graph.vertices.size(), 0.0);
+    ry.assign(graph.vertices.size(), 0.0);
+    for (std::uint32_t v : members) {
+      rx[v] = c * ex[v] + s * ey[v];
+      ry[v] = -s * ex[v] + c * ey[v];
+    }
+  };
+  auto consider = [&](double degrees) {
+    SpectralCoordinates candidate;
+    candidate.angle_degrees = degrees;
+    rotated(degrees, candidate.x, candidate.y);
+    // four slabs each way: a rotation slightly off the mesh lines already
+    // staggers the cuts near the edges, where rows lie closest together
+    std::uint64_t bytes = 0;
+    for (auto [pr, pc] : {std::pair{4, 1}, std::pair{1, 4}})
+      bytes += counter.bytes(grid_owners(graph.vertices.size(), members, candidate.x, candidate.y, weight, pr, pc, 0.0), 4);
+    if (best.x.empty() || bytes < best_bytes) {
+      best = std::move(candidate);
+      best_bytes = bytes;
+    }
+  };
+  for (int step = 0; step < 45; ++step)
+    consider(4.0 * step);
+  double coarse = best.angle_degrees;
+  for (int step = -16; step <= 16; ++step)
+    if (step != 0)
+      consider(coarse + 0.25 * step);
+  return best;
+}
+
+std::optional<BlockPartition> best_spectral_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
+                                                      const VolumeCounter& counter,
+                                                      const SpectralCoordinates& coordinates)
+{
+  std::vector<std::uint32_t> members = non_singletons(singletons);
+  if (parts < 2 || members.size() < static_cast<std::size_t>(parts))
+    return std::nullopt;
+  std::vector<double> weight = balance_weights(graph, members);
+  std::optional<BlockPartition> best;
+  for (int pr = 1; pr <= parts; ++pr) {
+    if (parts % pr)
+      continue;
+    for (double slack : kSlacks) {
+      std::vector<int> owner =
+          grid_owners(graph.vertices.size(), members, coordinates.x, coordinates.y, weight, pr, parts / pr, slack);
+      if (!work_balanced(graph, owner, parts))
+        continue;
+      std::uint64_t bytes = counter.bytes(owner, parts);
+      if (!best || bytes < best->p2p_bytes)
+        best = BlockPartition{std::move(owner), bytes, fmt::format("spectral {}x{}", pr, parts / pr)};
+    }
+  }
+  return best;
+}
+
+} // namespace perfcast::comm
