@@ -162,13 +162,16 @@ TEST(PhasesCli, MeasuredTargetGivesErrorsPerPhaseAndOverall) {
 TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
   test::TempDir dir;
   const std::string out = dir.path() + "/runs";
-  // A tolerance of 0: sampled shares never agree exactly, so two sizes cannot converge.
-  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.3 --tolerance 0 --max-sizes 2 -- {} {{size}}",
-                                          out, PERFCAST_PHASES_APP));
+  // Sizes 600 and 601 run different functions ("alternate": cubic() alone at
+  // an even size, square() alone at an odd one), so their phases cannot
+  // converge whatever the samples (a tolerance of 0 on two sizes did, when
+  // both short runs sampled the same shares)
+  const auto r = run_perfcast(fmt::format(
+      "phases run -o {} --sizes 600:+1 --max-sizes 2 -- {} {{size}} alternate", out, PERFCAST_PHASES_APP));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("did not converge over 2 sizes"), std::string::npos) << r.output;
   // the data that did not converge is shown: both sizes and their phases
-  EXPECT_NE(r.output.find("the last two, 200 and 260: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the last two, 600 and 601: "), std::string::npos) << r.output;
   const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
   ASSERT_EQ(log["sizes"].size(), 2u);
   EXPECT_EQ(log["converged_at"], 0);
