@@ -114,24 +114,16 @@ static void worker(int id, int in, int out, const char *dir)
   _exit(0);
 }
 
-/* CPU seconds the whole machine spent busy since boot (/proc/stat: user, nice,
+/* CPU seconds since boot from /proc/stat: the whole machine busy (user, nice,
  * system, irq, softirq, steal), to tell whether other processes ran beside the
- * measurement */
-static double machine_busy_s(void)
-{
-  FILE *f = fopen("/proc/stat", "r");
-  unsigned long long v[8] = {0};
-  if (!f || fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-                   &v[6], &v[7]) != 8)
-    die("/proc/stat");
-  fclose(f);
-  return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / (double)sysconf(_SC_CLK_TCK);
-}
+ * measurement, and of those the host's steal (a vCPU runnable but not run by
+ * the host: a process's CPU time does not count it, its response time does).
+ * One read gives both */
+struct MachineTimes {
+  double busy_s, steal_s;
+};
 
-/* CPU seconds the host took from this virtual machine since boot (/proc/stat's
- * steal: a vCPU runnable but not run by the host); a process's CPU time does
- * not count them, its response time does */
-static double machine_steal_s(void)
+static struct MachineTimes machine_times(void)
 {
   FILE *f = fopen("/proc/stat", "r");
   unsigned long long v[8] = {0};
@@ -139,7 +131,9 @@ static double machine_steal_s(void)
                    &v[6], &v[7]) != 8)
     die("/proc/stat");
   fclose(f);
-  return (double)v[7] / (double)sysconf(_SC_CLK_TCK);
+  double tick = (double)sysconf(_SC_CLK_TCK);
+  struct MachineTimes t = {(double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]) / tick, (double)v[7] / tick};
+  return t;
 }
 
 /* seconds a process spent runnable, waiting for a core (/proc/PID/schedstat's
@@ -184,7 +178,8 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
       }
     fclose(f);
   }
-  double steal0 = machine_steal_s(), busy0 = machine_busy_s(), own0 = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
+  struct MachineTimes m0 = machine_times();
+  double steal0 = m0.steal_s, busy0 = m0.busy_s, own0 = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN);
   master_t0 = now_s();
   double t0 = master_t0;
   int next = 0, done = 0;
@@ -248,7 +243,8 @@ static int run(int k, long steps, long write_bytes, const char *dir, const char 
                    (double)usage.ru_stime.tv_sec + 1e-6 * (double)usage.ru_stime.tv_usec;
   }
   double elapsed = now_s() - t0, cores = (double)sysconf(_SC_NPROCESSORS_ONLN);
-  double steal = machine_steal_s() - steal0, busy = machine_busy_s() - busy0, own = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN) - own0;
+  struct MachineTimes m1 = machine_times();
+  double steal = m1.steal_s - steal0, busy = m1.busy_s - busy0, own = rusage_s(RUSAGE_SELF) + rusage_s(RUSAGE_CHILDREN) - own0;
   /* the share of the machine's cores that other processes held during the run */
   fprintf(stderr, "mw_integral: others %.4f of the cores (machine busy %.2f s, this run %.2f s, %.2f s on %.0f cores)\n",
           (busy - own) / (elapsed * cores), busy, own, elapsed, cores);

@@ -1,11 +1,8 @@
 /* A program with two phases that grow at different rates with its input
  * size n: cubic() does n^3 multiply-adds, square() 200 n^2, so cubic's share
- * of the run grows with n. Used by the phase tests. With a second argument
- * "alternate", an even n runs cubic() alone and an odd n square() alone: two
- * neighbouring sizes then never share a phase (a series that cannot converge). */
+ * of the run grows with n. Used by the phase tests. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 static volatile double sink;
 
@@ -37,15 +34,8 @@ int main(int argc, char **argv)
     fprintf(stderr, "N must be positive\n");
     return 2;
   }
-  if (argc > 2 && strcmp(argv[2], "alternate") == 0) {
-    if (n % 2 == 0)
-      cubic(n);
-    else
-      square(n);
-  } else {
-    cubic(n);
-    square(n);
-  }
+  cubic(n);
+  square(n);
   printf("%g\n", sink);
   return 0;
 }
