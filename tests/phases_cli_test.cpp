@@ -162,12 +162,12 @@ TEST(PhasesCli, MeasuredTargetGivesErrorsPerPhaseAndOverall) {
 TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
   test::TempDir dir;
   const std::string out = dir.path() + "/runs";
-  // Sizes 600 and 601 run different functions ("alternate": cubic() alone at
-  // an even size, square() alone at an odd one), so their phases cannot
-  // converge whatever the samples (a tolerance of 0 on two sizes did, when
-  // both short runs sampled the same shares)
-  const auto r = run_perfcast(fmt::format(
-      "phases run -o {} --sizes 600:+1 --max-sizes 2 -- {} {{size}} alternate", out, PERFCAST_PHASES_APP));
+  // Sizes 600 and 601 run different functions (even_work() alone at an even
+  // size, odd_work() alone at an odd one), so their phases cannot converge
+  // whatever the samples (a tolerance of 0 on two sizes did, when both short
+  // runs sampled the same shares)
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 600:+1 --max-sizes 2 -- {} {{size}}", out,
+                                          PERFCAST_PHASES_ALTERNATE_APP));
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("did not converge over 2 sizes"), std::string::npos) << r.output;
   // the data that did not converge is shown: both sizes and their phases
