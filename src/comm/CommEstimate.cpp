@@ -73,8 +73,9 @@ std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std:
 {
   Singletons singletons = detect_singletons(graph);
   std::vector<CommEstimate> out;
+  PartitionCache cache;
   for (int p : procs)
-    out.push_back(estimate_communication(graph, singletons, partition_values(graph, singletons, p)));
+    out.push_back(estimate_communication(graph, singletons, partition_values(graph, singletons, p, &cache)));
   return out;
 }
 

@@ -106,7 +106,8 @@ bool parts_connected(const Csr& csr, const std::vector<idx_t>& part, int parts)
 
 } // namespace
 
-ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts)
+ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts,
+                                PartitionCache* cache)
 {
   std::vector<std::int64_t> local(graph.vertices.size(), -1);
   std::int64_t n = 0;
@@ -166,11 +167,34 @@ ValuePartition partition_values(const ValueGraph& graph, const Singletons& singl
     // beyond the paper: a programmer's block decomposition of the arrays, when
     // it sends fewer bytes than METIS's cut at balanced work
     VolumeCounter counter(graph);
+    std::uint64_t metis_bytes = counter.bytes(result.owner, parts), kept_bytes = metis_bytes;
     std::optional<BlockPartition> blocks = best_block_partition(graph, singletons, parts, counter);
-    if (blocks && blocks->p2p_bytes < counter.bytes(result.owner, parts)) {
+    if (blocks && blocks->p2p_bytes < metis_bytes) {
+      kept_bytes = blocks->p2p_bytes;
       result.owner = std::move(blocks->owner);
       result.method = blocks->name;
       result.contiguous = false;
+    }
+    // beyond the paper: when the arrays' index order gives no local block
+    // decomposition (a mesh numbered in any order), a programmer decomposes
+    // by geometry; the spectral coordinates recover it from the graph
+    bool local_blocks =
+        blocks && static_cast<double>(blocks->p2p_bytes) <= kBlocksWithoutLocality * static_cast<double>(metis_bytes);
+    if (!local_blocks) {
+      PartitionCache own_cache;
+      PartitionCache& c = cache ? *cache : own_cache;
+      if (!c.spectral_done) {
+        c.spectral = spectral_coordinates(graph, singletons);
+        c.spectral_done = true;
+      }
+      std::optional<BlockPartition> spectral;
+      if (c.spectral)
+        spectral = best_spectral_partition(graph, singletons, parts, counter, *c.spectral);
+      if (spectral && spectral->p2p_bytes < kept_bytes) {
+        result.owner = std::move(spectral->owner);
+        result.method = spectral->name;
+        result.contiguous = false;
+      }
     }
   }
   return result;

@@ -4,8 +4,10 @@
 // weights) and cutting as few transferred bytes as it can (edge weights),
 // with connected parts when the graph is connected.
 #include "comm/Singletons.hpp"
+#include "comm/Spectral.hpp"
 #include "comm/ValueGraph.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +21,29 @@ struct ValuePartition {
   std::string method = "metis"; ///< "metis", or the block decomposition kept instead ("2-D 2x2")
 };
 
+/// What partitions of one graph for several process counts share.
+struct PartitionCache {
+  bool spectral_done = false;
+  std::optional<SpectralCoordinates> spectral;
+};
+
+/// A block decomposition is taken for one of an array whose index order has
+/// no locality when it counts more than this many times the bytes of METIS's
+/// partition; the spectral grid is tried only then (docs/comm.md derives it:
+/// a local block decomposition counts at most sqrt(2) times the least volume
+/// of a 5-point grid's parts, 1.82 times a 7-point grid's).
+inline constexpr double kBlocksWithoutLocality = 2.0;
+
 /// Partitions the non-singleton values into `parts`; throws Error when there
 /// are fewer such values than parts. Deterministic (fixed METIS seed). When
 /// the values name heap arrays, a balanced block decomposition of them with
 /// fewer counted bytes than METIS's partition replaces it (comm/Blocks.hpp).
-ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts);
+/// When no block decomposition has locality (none, or more than
+/// kBlocksWithoutLocality times METIS's bytes), a grid of the spectral
+/// coordinates (comm/Spectral.hpp) replaces METIS's partition when it counts
+/// fewer bytes. `cache`, when given, keeps the spectral coordinates for the
+/// next call on the same graph.
+ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts,
+                                PartitionCache* cache = nullptr);
 
 } // namespace perfcast::comm

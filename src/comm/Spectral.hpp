@@ -17,8 +17,8 @@
 
 namespace perfcast::comm {
 
-/// Two spectral coordinates per vertex (0 for singletons), rotated in their
-/// plane so that cuts into 4 slabs along each count the fewest bytes.
+/// Two spectral coordinates per vertex (0 for singletons; the versions of one
+/// array element share their mean), rotated in their plane to the mesh's axes.
 struct SpectralCoordinates {
   std::vector<double> x, y;
   double angle_degrees = 0; ///< the rotation applied to the solver's eigenvectors
@@ -31,13 +31,13 @@ inline constexpr std::size_t kSpectralMaxFactorEntries = 12'000'000;
 /// The coordinates of the non-singleton values, or none when there are fewer
 /// than 3 of them, no edges between them, or the factorisation is too large.
 /// Deterministic (fixed starting vectors and iteration count).
-std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons,
-                                                        const VolumeCounter& counter);
+std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons);
 
 /// The balanced grid decomposition of the spectral coordinates (pr slabs
 /// along x, each cut into pc blocks along y, every cut at equal work or at the
-/// widest gap of the coordinate within 1, 2 or 4% of it) with the least
-/// counted volume, or none when no grid balances within 5%.
+/// widest gap of the coordinate within 1, 2 or 4% of it; the versions of an
+/// array element on one process) with the least counted volume, or none when
+/// no grid balances within 5%.
 std::optional<BlockPartition> best_spectral_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
                                                       const VolumeCounter& counter,
                                                       const SpectralCoordinates& coordinates);
