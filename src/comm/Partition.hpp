@@ -36,12 +36,11 @@ inline constexpr double kBlocksWithoutLocality = 2.0;
 
 /// Partitions the non-singleton values into `parts`; throws Error when there
 /// are fewer such values than parts. Deterministic (fixed METIS seed). When
-/// the values name heap arrays, a balanced block decomposition of them with
-/// fewer counted bytes than METIS's partition replaces it (comm/Blocks.hpp).
-/// When no block decomposition has locality (none, or more than
-/// kBlocksWithoutLocality times METIS's bytes), a grid of the spectral
-/// coordinates (comm/Spectral.hpp) replaces METIS's partition when it counts
-/// fewer bytes. `cache`, when given, keeps the spectral coordinates for the
+/// the values name heap arrays and their best balanced block decomposition
+/// (comm/Blocks.hpp) has locality (at most kBlocksWithoutLocality times the
+/// bytes of METIS's partition), it replaces METIS's partition. Otherwise a
+/// grid of the spectral coordinates (comm/Spectral.hpp) replaces it when it
+/// counts fewer bytes. `cache`, when given, keeps the spectral coordinates for the
 /// next call on the same graph.
 ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts,
                                 PartitionCache* cache = nullptr);
