@@ -13,7 +13,9 @@
 # and which model `predict` recommended (qn or am).
 # usage: bench/qn_study.sh OUT_DIR NAME='BINARY ARGS'...
 #   ARGS may use $n, the process count: reduce='/path/reduce 10 $((1048576 / n))'
-# Traces already in OUT_DIR/traces/NAME/N/trace.txt are reused.
+# Traces already in OUT_DIR/traces/NAME/N/trace.txt are reused, and so are
+# replays already in OUT_DIR/NAME-CLUSTER/run-N.json. QN_FIT_ARGS adds options
+# to `fit qn` (QN_FIT_ARGS=--single-class: the paper's single customer class).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
@@ -60,7 +62,7 @@ for name in "${names[@]}"; do
         --hostfile "$dir/hosts-$n" --json -q > "$dir/run-$n.json"
     done
     files=$(for n in $train; do echo "$dir/run-$n.json"; done)
-    "$perfcast" fit qn $files -p "$json" -o "$dir/model.json" --force > "$dir/fit.txt" 2>&1
+    "$perfcast" fit qn $files -p "$json" -o "$dir/model.json" --force ${QN_FIT_ARGS:-} > "$dir/fit.txt" 2>&1
     # the paper's form can fail to fit: its column is then 0
     rm -f "$dir/model-paper.json" "$dir"/predict-paper-*.json
     "$perfcast" fit qn $files -p "$json" -o "$dir/model-paper.json" --paper --force > "$dir/fit-paper.txt" 2>&1 || true

@@ -66,4 +66,10 @@ std::vector<MvaResult> solve_mva_all(const ClosedNetwork& network, int customers
 /// per iteration whatever N, for large populations.
 MvaResult solve_mva_approximate(const ClosedNetwork& network, int customers, double tolerance = 1e-10);
 
+/// The approximate MVA's correction for idle servers of a c-server station
+/// with `busy` servers busy on average: sum_{j=0}^{c-2} (c-1-j) pi(j), the
+/// state probabilities pi(j) of an M/M/c queue at that load (Bolch et al.,
+/// Queueing Networks and Markov Chains); 0 for one server.
+double multiserver_idle_correction(int servers, double busy);
+
 } // namespace perfcast

@@ -44,6 +44,7 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
           {"local_via_nic", m.local_via_nic},
           {"other_partners", m.other_partners},
           {"smpi_factors", m.smpi_factors},
+          {"node_classes", m.node_classes},
           {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
                    {"curves_cross_validated", m.curves_cross_validated},
                    {"degrees_of_freedom", m.degrees_of_freedom},
@@ -69,6 +70,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["hot_receive_share"] = curve_json(*m.hot_receive);
   if (m.grid)
     j["grid_exchange"] = grid_to_json(*m.grid);
+  if (m.halo)
+    j["halo_exchange"] = halo_to_json(*m.halo);
   if (!m.size_mix.empty()) {
     nlohmann::json mix = nlohmann::json::array();
     for (const SizeShare& c : m.size_mix)
@@ -93,6 +96,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.hot_receive = curve_from(j.at("hot_receive_share"), path);
     if (j.contains("grid_exchange"))
       m.grid = grid_from_json(j.at("grid_exchange"));
+    if (j.contains("halo_exchange"))
+      m.halo = halo_from_json(j.at("halo_exchange"));
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});
@@ -105,6 +110,7 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.local_via_nic = j.value("local_via_nic", false);
     m.other_partners = j.value("other_partners", false);
     m.smpi_factors = j.value("smpi_factors", false);
+    m.node_classes = j.value("node_classes", false); // files before it were fitted with one class
     if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
       fail_in(path, "expected positive finite work_flops and net_constant");
     if (j.contains("fit")) {

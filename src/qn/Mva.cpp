@@ -161,6 +161,21 @@ MvaResult solve_mva(const ClosedNetwork& network, int customers)
   return solve_mva_all(network, customers, true).back();
 }
 
+double multiserver_idle_correction(int servers, double busy)
+{
+  // sum_{j=0}^{c-2} (c-1-j) pi(j), pi(j) = pi(0) a^j / j!,
+  // pi(0) = (1 - a/c) / (1 + (1/c) sum_{j=1}^{c-1} (c-j) a^j / j!)
+  int c = servers;
+  double a = busy, term = 1, weighted = 0, idle = c - 1;
+  for (int j = 1; j < c; ++j) {
+    term *= a / j;
+    weighted += (c - j) * term;
+    idle += (c - 1 - j) * term;
+  }
+  double pi0 = std::max(0.0, (1 - a / c) / (1 + weighted / c));
+  return pi0 * idle;
+}
+
 MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double tolerance)
 {
   check(net, customers);
@@ -176,17 +191,6 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
   // same fixed point the classic iteration approaches, in a few steps.
   std::size_t K = net.stations.size();
   double N = customers, f = (N - 1) / N;
-  auto idle_correction = [&](const Station& s, double a) {
-    int c = s.servers;
-    double term = 1, weighted = 0, idle = c - 1;
-    for (int j = 1; j < c; ++j) {
-      term *= a / j;
-      weighted += (c - j) * term;
-      idle += (c - 1 - j) * term;
-    }
-    double pi0 = std::max(0.0, (1 - a / c) / (1 + weighted / c));
-    return pi0 * idle;
-  };
   // queue length of station i at throughput x (infinite past its pole)
   auto queue_at = [&](std::size_t i, double x) {
     const Station& s = net.stations[i];
@@ -199,7 +203,7 @@ MvaResult solve_mva_approximate(const ClosedNetwork& net, int customers, double 
     }
     case StationKind::MultiServer: {
       double u = x * s.demand_s / s.servers;
-      double extra = s.servers > 1 ? idle_correction(s, x * s.demand_s * f) : 0.0;
+      double extra = s.servers > 1 ? multiserver_idle_correction(s.servers, x * s.demand_s * f) : 0.0;
       return u * f < 1 ? u * (1 + extra) / (1 - u * f) : std::numeric_limits<double>::infinity();
     }
     case StationKind::LoadDependent: {

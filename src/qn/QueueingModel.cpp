@@ -14,71 +14,6 @@ namespace perfcast {
 
 namespace {
 
-// Network start-up and per-byte time of a route: its latency and the
-// inverse of its smallest bandwidth.
-struct Nic {
-  double startup_s = 0;
-  double per_byte_s = 0;
-  bool exists = false;
-};
-
-Nic nic_of_route(const Platform& platform, int src, int dst)
-{
-  if (!platform.has_route(src, dst))
-    return {};
-  Route r = platform.route(src, dst);
-  if (r.links.empty())
-    return {};
-  double bw = 0;
-  for (int l : r.links) {
-    double b = platform.links()[static_cast<std::size_t>(l)].bandwidth_Bps;
-    bw = bw == 0 ? b : std::min(bw, b);
-  }
-  return {r.latency_s, bw > 0 ? 1.0 / bw : 0.0, true};
-}
-
-// The route of a host's messages to itself when it crosses the host's own
-// NIC (shares a link with its route to another host), as in a SimGrid cluster
-// without loopback; none when a loopback or nothing carries them.
-Nic self_route_via_nic(const Platform& platform, int host)
-{
-  if (!platform.has_route(host, host))
-    return {};
-  Route self = platform.route(host, host);
-  int n = static_cast<int>(platform.hosts().size());
-  for (int other = 0; other < n; ++other) {
-    if (other == host || !platform.has_route(host, other))
-      continue;
-    Route away = platform.route(host, other);
-    for (int l : self.links)
-      if (std::find(away.links.begin(), away.links.end(), l) != away.links.end())
-        return nic_of_route(platform, host, host);
-    return {};
-  }
-  return nic_of_route(platform, host, host); // a one-host platform: its only route
-}
-
-// A host's NIC as seen by messages to another host; none on a one-host platform.
-Nic nic_of(const Platform& platform, int host)
-{
-  int n = static_cast<int>(platform.hosts().size());
-  for (int other = 0; other < n; ++other)
-    if (other != host && platform.has_route(host, other))
-      return nic_of_route(platform, host, other);
-  return {};
-}
-
-// s(n) as the network uses it: with one process, T = V_comp W / speed for
-// any s (eq. 3, 8, 10), so one cycle stands for the run, whatever a curve
-// fitted on runs that send says at n = 1
-double cycles_at(const QueueingModel& model, double n)
-{
-  if (n < 2)
-    return 1.0;
-  double grid = model.grid ? grid_traffic(*model.grid, static_cast<int>(std::lround(n))).messages / n : 0.0;
-  return std::max(model.sends(n) + grid, 1e-12);
-}
-
 double reference_speed(const MeasuredRun& run, const Platform& platform)
 {
   // process-weighted mean core speed of the hosts the run used
@@ -102,158 +37,42 @@ HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
   return counts;
 }
 
-double message_bytes_at(const QueueingModel& model, double n)
-{
-  if (!model.run_bytes)
-    return std::max(model.message_bytes(n), 0.0);
-  // m(n) = B(n) / (n s(n)): the bytes a run sends, spread over its messages
-  double messages = n * cycles_at(model, n);
-  double grid = model.grid && n >= 2 ? grid_traffic(*model.grid, static_cast<int>(std::lround(n))).bytes : 0.0;
-  return (std::max((*model.run_bytes)(n), 0.0) + grid) / messages;
-}
-
-double hot_receive_share_at(const QueueingModel& model, double n)
-{
-  double uniform = 1 / std::max(n, 1.0);
-  if (!model.hot_receive)
-    return uniform;
-  return std::clamp((*model.hot_receive)(n), uniform, 1.0);
-}
-
-namespace {
-
-// Where a cycle's message goes, per node: the chance it leaves the node for
-// another, enters it from another, or stays between two of its processes.
-// Senders are uniform (a process sends with probability 1/n). Receivers: the
-// busiest, put on the placement's first host, has weight h, the other n-1
-// ranks (1-h)/(n-1) each (h = 1/n: uniform). With `others`, a process sends to
-// one of the n-1 others in proportion to their weights (the busiest receiver
-// itself sends to the others evenly); without, as the paper's eq. 9, its
-// partner may be itself, which halves a 2-process run's network traffic.
-struct NodeTraffic {
-  double out = 0, in = 0, local = 0;
-};
-
-std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot, bool others)
-{
-  std::vector<NodeTraffic> t(placement.size());
-  if (n < 2)
-    return t;
-  double other = (1 - hot) / (n - 1);
-  // a plain (not the busiest) source reaches weight 1 - other, its own excluded
-  double norm = others ? 1 - other : 1.0;
-  int hot_host = placement.begin()->first;
-  std::size_t k = 0;
-  for (const auto& [host, count] : placement) {
-    double ni = count;
-    bool has_hot = host == hot_host;
-    double weight = has_hot ? hot + (ni - 1) * other : ni * other; // W_i, node i's share as a receiver
-    double plain_here = has_hot ? ni - 1 : ni;
-    double plain_elsewhere = (n - 1) - plain_here;
-    NodeTraffic& x = t[k++];
-    x.out = plain_here / n * (1 - weight) / norm;
-    x.local = plain_here / n * (weight - other) / norm;
-    x.in = plain_elsewhere / n * weight / norm;
-    // the busiest receiver as a source: to the n-1 others evenly (with
-    // `others`), or by weight, itself included (without)
-    if (has_hot) {
-      x.out += (others ? (n - ni) / (n - 1) : 1 - weight) / n;
-      x.local += (others ? (ni - 1) / (n - 1) : weight - hot) / n;
-    } else {
-      x.in += (others ? ni / (n - 1) : weight) / n;
-    }
-    x.local = std::max(0.0, x.local);
-  }
-  return t;
-}
-
-} // namespace
-
-ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement)
-{
-  double n = 0;
-  for (const auto& [host, count] : placement)
-    n += count;
-  if (n < 1)
-    throw Error("placement has no process");
-  double s = cycles_at(model, n);
-  double m = message_bytes_at(model, n);
-  // perfcast: runs simulated by SimGrid's SMPI network (perfcast replay's
-  // default) paid each message's route latency times lat_factor and moved it
-  // at the bandwidth times bw_factor, both piecewise in its size (envelope
-  // included); the paper has one T_w per byte whatever the size. Without the
-  // factors, Net_Constant fitted where messages are large (factor 0.94) is
-  // wrong by up to 1.6 times where they are small
-  constexpr double kEnvelopeBytes = 16;
-  // (per size class when the runs reported their sizes: a 64-byte message pays
-  // the small messages' latency factor even when the mean is 100 kB)
-  auto [latency_factor, per_byte_factor] =
-      model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
-  std::vector<NodeTraffic> traffic = node_traffic(placement, n, hot_receive_share_at(model, n), model.other_partners);
-  ClosedNetwork net;
-  double sent_s = 0, received_s = 0; // a cycle's demand at all send queues, and at all receive queues
-  std::size_t node = 0;
-  for (const auto& [host, count] : placement) {
-    const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
-    const NodeTraffic& t = traffic[node++];
-    double ni = count, share = ni / n, rest = (n - ni) / n, local = (ni - 1) / n;
-    double v_cpu = share * model.v_comp + share * local * model.v_comm + rest * share * model.v_comm; // eq. 8
-    double s_cpu = model.work_flops / (s * n * h.speed_flops);                                         // eq. 3, 6
-    Nic nic = nic_of(platform, host);
-    // perfcast: when the platform routes a host's messages to itself over its
-    // own links (a SimGrid cluster without loopback), local messages queue at
-    // the NIC like remote ones; the paper counts them as CPU overhead only
-    Nic self = model.local_via_nic ? self_route_via_nic(platform, host) : Nic{};
-    if (!nic.exists)
-      nic = self;
-    double v_out = t.out + (self.exists ? t.local : 0.0); // first term of eq. 9
-    double v_in = t.in + (self.exists ? t.local : 0.0);   // second term of eq. 9
-    // eq. 4, 5, 7: Net_Constant corrects the whole message time, start-up included
-    double s_net = m * nic.per_byte_s * per_byte_factor * model.net_constant;
-    net.stations.push_back({h.name + ".cpu", StationKind::MultiServer, v_cpu * s_cpu, h.cores, {}});
-    if (model.duplex_nic) {
-      // messages leaving and entering node i queue apart
-      net.stations.push_back({h.name + ".net-out", StationKind::Queue, v_out * s_net, 1, {}});
-      net.stations.push_back({h.name + ".net-in", StationKind::Queue, v_in * s_net, 1, {}});
-      sent_s += v_out * s_net;
-      received_s += v_in * s_net;
-    } else {
-      net.stations.push_back({h.name + ".net", StationKind::Queue, (v_out + v_in) * s_net, 1, {}});
-    }
-    // the start-up time the paper sets to 0: paid once by every message that
-    // leaves node i over a link, but pipelined, so a delay rather than a share
-    // of the NIC
-    double startup = (t.out * nic.startup_s + (self.exists ? t.local * self.startup_s : 0.0)) * latency_factor;
-    if (model.latency_delay && startup > 0)
-      net.stations.push_back({h.name + ".latency", StationKind::Delay, startup * model.net_constant, 1, {}});
-  }
-  // a transfer holds its sender's up link and its receiver's down link at the
-  // same time: unhindered, it takes one transfer time, not the sum of the two
-  // queues' services. The smaller total is served twice in the residences;
-  // counted once, a lone message costs m T_w and a saturated queue still
-  // bounds the throughput. Without it Net_Constant halved to fit small runs
-  // and then halved the contention of large ones
-  if (model.duplex_nic)
-    net.overlap_s = std::min(sent_s, received_s);
-  return net;
-}
-
 Prediction predict_run_time(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                             MvaSolver solver)
 {
-  ClosedNetwork net = build_network(model, platform, placement);
   int n = 0;
   for (const auto& [host, count] : placement)
     n += count;
+  Prediction p;
+  p.procs = n;
+  p.cycles = cycles_at(model, n);
+  if (model.node_classes) {
+    // one class per node: the run ends with its slowest node's processes,
+    // each of which goes through s(n) cycles (eq. 10 per class)
+    MultiClassNetwork net = build_class_network(model, platform, placement);
+    // exact MVA walks the lattice of population vectors, prod (n_i + 1)
+    // points: beyond a budget (4 nodes of 16 processes fit in it, 8 of 4 do
+    // not), Bard-Schweitzer
+    bool exact = solver == MvaSolver::Exact ||
+                 (solver == MvaSolver::Automatic && multiclass_exact_cost(net) <= kExactMultiClassBudget);
+    MultiClassResult r = exact ? solve_multiclass_mva(net) : solve_multiclass_mva_approximate(net);
+    p.exact = exact;
+    p.response_s = *std::max_element(r.cycle_s.begin(), r.cycle_s.end());
+    p.time_s = p.response_s * p.cycles;
+    for (std::size_t i = 0; i < net.stations.size(); ++i)
+      if (r.utilization[i] > p.bottleneck_utilization) {
+        p.bottleneck_utilization = r.utilization[i];
+        p.bottleneck = net.stations[i].name;
+      }
+    return p;
+  }
+  ClosedNetwork net = build_network(model, platform, placement);
   // exact MVA costs n^2 per multi-server station: beyond a budget, approximate
   double exact_cost = static_cast<double>(n) * n * static_cast<double>(placement.size());
   bool exact = solver == MvaSolver::Exact || (solver == MvaSolver::Automatic && exact_cost <= 2e5);
   MvaResult r = exact ? solve_mva(net, n) : solve_mva_approximate(net, n);
-  Prediction p;
-  p.procs = n;
   p.exact = exact;
   p.response_s = static_cast<double>(n) / r.throughput; // R including every station
-  p.cycles = cycles_at(model, n);
   p.time_s = p.response_s * p.cycles; // eq. 10
   for (std::size_t i = 0; i < net.stations.size(); ++i)
     if (r.stations[i].utilization > p.bottleneck_utilization) {
@@ -274,6 +93,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   model.latency_delay = variant.latency_delay;
   model.local_via_nic = variant.local_via_nic;
   model.other_partners = variant.other_partners;
+  model.node_classes = variant.node_classes;
   // the network model of the runs, when every run names the same one
   model.smpi_factors = variant.network_factors && std::all_of(runs.begin(), runs.end(), [](const MeasuredRun& r) {
     return r.network == "smpi";
@@ -283,6 +103,12 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // as 6): taken from the partner lists, the curves fit the rest of the traffic
   if (variant.traffic_structure && variant.run_bytes)
     model.grid = find_grid_exchange(runs);
+  // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show (a
+  // 3-D finite-element halo of up to 26 neighbours): its neighbours stop
+  // growing with the grid's dimensionality, where a power law through 2, 4
+  // and 8 processes does not
+  if (variant.traffic_structure && variant.run_bytes && !model.grid)
+    model.halo = find_halo_exchange(runs);
   if (variant.traffic_structure && model.smpi_factors)
     model.size_mix = size_mix(runs);
   std::vector<double> n, s, m, total, hot_n, hot;
@@ -293,7 +119,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // takes, not how the messages scale: it enters the fit of W only
     if (r.procs < 2 || !(r.sends_per_process > 0))
       continue;
-    GridTraffic on_grid = model.grid ? measured_grid_traffic(r) : GridTraffic{};
+    GridTraffic on_grid = model.grid || model.halo ? measured_grid_traffic(r) : GridTraffic{};
     double rest_messages = std::max(0.0, r.procs * r.sends_per_process - on_grid.messages);
     double rest_bytes = std::max(0.0, r.procs * r.sends_per_process * r.message_bytes - on_grid.bytes);
     n.push_back(r.procs);
@@ -309,9 +135,12 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     return std::all_of(v.begin(), v.end(), [](double x) { return x > 0; }) ||
            std::all_of(v.begin(), v.end(), [](double x) { return x == 0; });
   };
-  if (model.grid && (!none_or_all(s) || !none_or_all(total)))
+  if ((model.grid || model.halo) && (!none_or_all(s) || !none_or_all(total))) {
     model.grid.reset(); // traffic beside the grid in some runs only: no curve can follow it, fit the totals
-  if (!model.grid)
+    model.halo.reset();
+  }
+  bool structured = model.grid || model.halo;
+  if (!structured)
     for (std::size_t i = 0, k = 0; i < runs.size(); ++i) {
       const MeasuredRun& r = runs[i];
       if (r.procs < 2 || !(r.sends_per_process > 0))
@@ -319,7 +148,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       s[k] = r.sends_per_process, m[k] = r.message_bytes, total[k] = r.procs * r.sends_per_process * r.message_bytes;
       ++k;
     }
-  if (model.grid && std::all_of(s.begin(), s.end(), [](double x) { return x == 0; })) {
+  if (structured && std::all_of(s.begin(), s.end(), [](double x) { return x == 0; })) {
     // the grid carries every message
     model.sends = Curve{CurveForm::Constant, 0, 0};
     model.message_bytes = Curve{CurveForm::Constant, 0, 0};
@@ -359,7 +188,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       model.run_bytes = run.curve;
       // m(n) now follows from B(n): its own curve is not used
       model.curves_cross_validated = sends.cross_validated && run.cross_validated;
-    } else if (model.grid) {
+    } else if (structured) {
       model.run_bytes = Curve{CurveForm::Constant, 0, 0}; // empty messages beside the grid
     }
   }

@@ -24,6 +24,8 @@
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
+#include "qn/HaloExchange.hpp"
+#include "qn/MultiClassNetwork.hpp"
 #include "qn/MeasuredRun.hpp"
 #include "qn/TrafficStructure.hpp"
 
@@ -62,6 +64,9 @@ struct QueueingModel {
   /// a halo exchange on a process grid found in the runs' partner lists: its
   /// messages and bytes come from the grid at n, and s(n) and B(n) are the rest's
   std::optional<GridExchange> grid;
+  /// a halo exchange on a d-dimensional grid whose rank layout is not checked
+  /// (found when `grid` is not): likewise taken from the grid at n
+  std::optional<HaloExchange> halo;
   /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean
   std::vector<SizeShare> size_mix;
   double v_comp = 1;   ///< share of a cycle spent computing
@@ -75,6 +80,9 @@ struct QueueingModel {
   bool other_partners = true; ///< a process's partner is one of the n-1 others (the paper's eq. 9 allows itself)
   /// messages timed as SimGrid's SMPI network times them (size-dependent latency and bandwidth factors)
   bool smpi_factors = false;
+  /// each node's processes are a customer class of their own, visiting their
+  /// own node's CPU and send queue (else one class roams every node, as the paper)
+  bool node_classes = true;
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -91,18 +99,27 @@ struct QueueingModel {
 
 enum class MvaSolver { Automatic, Exact, Approximate };
 
+/// Largest multiclass_exact_cost solved exactly by MvaSolver::Automatic.
+constexpr double kExactMultiClassBudget = 5e7;
+
 /// Processes per host (host index -> count).
 using HostCounts = std::map<int, int>;
 
 struct Prediction {
   int procs = 0;
   double time_s = 0;
-  double response_s = 0; ///< R, per cycle
+  double response_s = 0; ///< R, per cycle (with node classes, the slowest class's)
   double cycles = 0;     ///< s(n)
   std::string bottleneck; ///< busiest station
   double bottleneck_utilization = 0;
   bool exact = true;
 };
+
+/// Messages and bytes of a whole run of n processes in the grid or halo exchange; none without one.
+GridTraffic structured_traffic(const QueueingModel& model, double procs);
+
+/// s(n) as the network uses it: the curve plus the grid exchange's messages; 1 for one process.
+double cycles_at(const QueueingModel& model, double procs);
 
 /// m(n) as the network uses it: from B(n) when fitted, else the m(n) curve.
 double message_bytes_at(const QueueingModel& model, double procs);
@@ -117,8 +134,15 @@ HostCounts host_counts(const MeasuredRun& run, const Platform& platform);
 Prediction predict_run_time(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                             MvaSolver solver = MvaSolver::Automatic);
 
-/// The queueing network the model builds for a placement (for explanation and tests).
+/// The single-class queueing network of the paper for a placement (for explanation and tests); with
+/// node_classes, its demands are the class network's, weighted by the classes' shares of the processes.
 ClosedNetwork build_network(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
+
+/// The network with one class per node of the placement: a node's processes
+/// compute on its CPU, send through its send queue and receive at the
+/// receivers' nodes as the traffic goes, and pay their messages' latency.
+MultiClassNetwork build_class_network(const QueueingModel& model, const Platform& platform,
+                                      const HostCounts& placement);
 
 /// Which form of the model to fit.
 struct ModelVariant {
@@ -130,11 +154,13 @@ struct ModelVariant {
   bool other_partners = true; ///< partners among the n-1 other processes (else among all n, eq. 9)
   /// time messages with the network model the runs came from (SMPI's factors for `replay --json` runs)
   bool network_factors = true;
+  /// one customer class per node (else the paper's single class)
+  bool node_classes = true;
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
-  static ModelVariant paper() { return {false, false, false, false, false, false, false, false}; }
+  static ModelVariant paper() { return {false, false, false, false, false, false, false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

@@ -33,6 +33,7 @@ struct ModelArgs {
   int group_procs = 0;
   bool json = false;
   bool paper = false;
+  bool single_class = false;
   bool force = false;
   std::vector<std::string> host_map;
 };
@@ -55,6 +56,8 @@ int run_fit(const ModelArgs& a)
   Platform platform = load_platform(a.platform);
   auto runs = load_all_runs(a.runs, a.host_map);
   ModelVariant variant = a.paper ? ModelVariant::paper() : ModelVariant{};
+  if (a.single_class)
+    variant.node_classes = false;
   QueueingModel model = fit_queueing_model(runs, platform, variant);
   model.reliability = assess_reliability(runs, platform, variant);
   model.provenance["platform"] = a.platform;
@@ -84,6 +87,10 @@ int run_fit(const ModelArgs& a)
                            model.duplex_nic ? "s (full duplex, a transfer holds both at once)" : " (as the paper)",
                            model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)",
                            model.smpi_factors ? ", SMPI's size-dependent factors (the runs are SMPI replays)" : "");
+  std::cout << fmt::format("  customers             {}\n", model.node_classes
+                                                                ? "one class per node (its processes use its own CPU "
+                                                                  "and send queue)"
+                                                                : "one class over every node (as the paper)");
   std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
   std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
                            curve_form_name(model.message_bytes.form));
@@ -96,6 +103,13 @@ int run_fit(const ModelArgs& a)
                              "px^0 py^-{:.2f} per x pair, {:.4g} of {:.4g} B px^-{:.2f} per y pair, besides s(n), B(n)\n",
                              g.unit_stride_on_smaller ? "shorter" : "longer", g.messages_x, g.bytes_x, g.exponent_x,
                              g.messages_y, g.bytes_y, g.exponent_y);
+  }
+  if (model.halo) {
+    const HaloExchange& h = *model.halo;
+    std::cout << fmt::format("  halo exchange         {}-D grid across {}: {:.4g} messages per neighbour pair, "
+                             "{:.4g} B x faces F_k(n), k = {:.2f}; besides s(n), B(n)\n",
+                             h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
+                             h.bytes, h.exponent);
   }
   if (!model.size_mix.empty())
     std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
@@ -302,8 +316,10 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   fit_qn->add_option("--host-map", margs->host_map, "traced host names to platform hosts: vm=e5620-0[,...]");
 
   fit_qn->add_flag("--paper", margs->paper,
-                   "the paper's model exactly: one network queue per node, no start-up time (default: duplex NIC "
-                   "and route latency)");
+                   "the paper's model exactly: one class of customers, one network queue per node, no start-up "
+                   "time (default: a class per node, duplex NIC and route latency)");
+  fit_qn->add_flag("--single-class", margs->single_class,
+                   "one class of customers over every node, as the paper (perfcast's other refinements stay on)");
   fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 

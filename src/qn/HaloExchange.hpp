@@ -1,0 +1,54 @@
+#pragma once
+// A halo exchange on a d-dimensional process grid (d = 1, 2 or 3) whose rank
+// layout the partner lists need not reveal: every rank exchanges with its
+// grid neighbours, across faces only or across faces, edges and corners (a
+// 27-point finite-element stencil), and with nobody else. The neighbours a
+// rank can have are bounded by the grid's dimensionality (2d, or 3^d - 1),
+// so the exchange's message count stops growing where a curve through 2, 4
+// and 8 processes would not. The grid of n processes is MPI_Dims_create's
+// most nearly cubic one.
+#include "qn/MeasuredRun.hpp"
+#include "qn/TrafficStructure.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
+
+namespace perfcast {
+
+struct HaloExchange {
+  int dimensions = 3;              ///< d
+  bool diagonals = false;          ///< edges and corners too (3^d - 1 neighbours inside), else faces (2d)
+  double messages_per_pair = 0;    ///< messages per ordered pair of neighbours
+  /// bytes a run sends: bytes F_k(n), F_k = sum_i 2 (p_i - 1) prod_{j != i} p_j^(1-k): the faces
+  /// between the grid's slabs, each of an area falling as prod_{j != i} p_j^-k (k = 1: a fixed
+  /// domain cut finer, k = 0: a fixed subdomain per process)
+  double bytes = 0;
+  double exponent = 1; ///< k, within [0, 1]
+};
+
+/// MPI_Dims_create(n, d): the most nearly equal d factors of n, largest first.
+std::vector<int> balanced_dims(int n, int dimensions);
+
+/// Mean number of neighbours of a rank on that grid.
+double mean_neighbours(const std::vector<int>& dims, bool diagonals);
+
+/// Messages and bytes a whole run of n processes sends in the exchange.
+GridTraffic halo_traffic(const HaloExchange& halo, int n);
+
+/// The exchange the partner lists of the runs show, when every run with two
+/// or more processes lists its partners, the partners are mutual, every pair
+/// exchanges as many messages (within 5%), and each run's mean and largest
+/// neighbour counts are a d-dimensional grid's (faces, or faces, edges and
+/// corners) for one d and kind at every count; the lowest d that fits all
+/// runs, faces before diagonals. A grid on which every rank neighbours every
+/// other (all sides at most 2 with diagonals) is also an all-to-all: it counts
+/// only when each rank's partners' bytes fall in the boundary classes (faces
+/// at least twice any edge, edges twice any corner). Nothing otherwise.
+std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs);
+
+nlohmann::json halo_to_json(const HaloExchange& halo);
+/// Reads halo_to_json's output; throws nlohmann::json exceptions on bad fields.
+HaloExchange halo_from_json(const nlohmann::json& j);
+
+} // namespace perfcast
