@@ -8,8 +8,15 @@
 # examples/platforms/cluster16.xml. Targets: computation within 5%, bytes
 # equal, makespan within 5%. Computation is thread CPU time x each rank's
 # measured flop rate, so oversubscribing the machine does not change it.
-# usage: [FINE=8x8] [COARSE=4x4] [ITERATIONS=100] [SIZE=256] [BASE=200] bench/aggregate_validation.sh [FINE_TRACE_DIR]
+# usage: [FINE=8x8] [COARSE=4x4] [ITERATIONS=100] [SIZE=256] [BASE=200] [REPS=1] [FLOP_RATE=]
+#        bench/aggregate_validation.sh [FINE_TRACE_DIR]
 # With FINE_TRACE_DIR (e.g. examples/traces/imbalance64) the fine trace is not recorded again.
+# FLOP_RATE=1e9: one flop rate for every rank of both traces (PERFCAST_FLOP_RATE), so compute is each
+# rank's CPU seconds; by default each rank's rate is its own, measured at MPI_Init.
+# REPS=R > 1: both traces are recorded R times, alternately, and each is the median trace of its R
+# recordings (every compute burst the median of that burst over the recordings; the program is
+# deterministic, so the recordings hold the same events): the same measurement noise is taken out
+# of both, aggregation itself is unchanged.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build}
@@ -28,12 +35,69 @@ count() { echo "$1" | tr 'x' '\n' | awk 'BEGIN{p=1}{p*=$1}END{print p}'; }
 nfine=$(count "$fine_grid")
 ncoarse=$(count "$coarse_grid")
 
+reps=${REPS:-1}
+rate=${FLOP_RATE:-}
+record() { # OUT RANKS
+  env ${rate:+PERFCAST_FLOP_RATE=$rate} "$perfcast" trace -o "$1" -- mpirun -np "$2" "$app" "$iterations" "$size" \
+    "$base" > /dev/null
+}
+median_trace() { # OUT RECORDING... : every compute burst the median over the recordings
+  python3 - "$@" <<'PY'
+import os, statistics, sys
+out, ins = sys.argv[1], sys.argv[2:]
+os.makedirs(out)
+for name in sorted(os.listdir(ins[0])):
+    if not (name.startswith("rank-") and name.endswith(".txt")):  # the index, the profiles
+        with open(os.path.join(out, name), "w") as f:
+            f.write(open(os.path.join(ins[0], name)).read())
+        continue
+    # each recording as its MPI events and the compute before each (the tracer leaves out bursts too short
+    # to time, so a burst may be absent from one recording: it counts as 0 there)
+    def split(path):
+        events, gaps, rank, pending = [], [], None, 0.0
+        for line in open(path).read().splitlines():
+            w = line.split()
+            if not w or w[0].startswith("#"):
+                continue
+            rank = w[0]
+            if w[1] == "compute":
+                pending += float(w[2])
+            else:
+                events.append(line)
+                gaps.append(pending)
+                pending = 0.0
+        gaps.append(pending)
+        return open(path).readline().rstrip("\n"), rank, events, gaps
+    recs = [split(os.path.join(d, name)) for d in ins]
+    header, rank, events = recs[0][0], recs[0][1], recs[0][2]
+    # a migration point's heap in use varies a little between runs (the MPI library's own allocations)
+    key = lambda evs: [" ".join(e.split()[:2]) if e.split()[1] == "migrate" else e for e in evs]
+    if any(key(r[2]) != key(events) for r in recs):
+        sys.exit(f"error: {name}: the recordings' MPI events differ: the program is not deterministic")
+    lines = [header]
+    for i in range(len(events) + 1):
+        m = statistics.median(r[3][i] for r in recs)
+        if m > 0:
+            lines.append(f"{rank} compute {m:.6g}")
+        if i < len(events):
+            lines.append(events[i])
+    with open(os.path.join(out, name), "w") as f:
+        f.write("\n".join(lines) + "\n")
+PY
+}
 fine=${1:-}
-if [[ -z "$fine" ]]; then
-  fine=$work/fine
-  "$perfcast" trace -o "$fine" -- mpirun -np "$nfine" "$app" "$iterations" "$size" "$base" >/dev/null
+if ((reps == 1)); then
+  [[ -n "$fine" ]] || { fine=$work/fine; record "$fine" "$nfine"; }
+  record "$work/direct" "$ncoarse"
+else
+  for ((k = 1; k <= reps; k++)); do
+    [[ -n "$fine" ]] || record "$work/fine-$k" "$nfine"
+    record "$work/direct-$k" "$ncoarse"
+    if [[ -t 2 ]]; then echo "recording $k of $reps done" >&2; fi
+  done
+  [[ -n "$fine" ]] || { fine=$work/fine; median_trace "$fine" "$work"/fine-*; }
+  median_trace "$work/direct" "$work"/direct-*
 fi
-"$perfcast" trace -o "$work/direct" -- mpirun -np "$ncoarse" "$app" "$iterations" "$size" "$base" >/dev/null
 "$perfcast" aggregate "$fine" -o "$work/aggregated" --grid "$fine_grid" --coarse-grid "$coarse_grid" >/dev/null
 for t in direct aggregated; do
   "$perfcast" replay "$work/$t" --platform "$platform" --json -q > "$work/$t.json"
