@@ -147,6 +147,8 @@ print(f"{ranks} ranks, {iters} iterations: aggregated trace vs trace recorded at
 print(f"{'measure':48} {'value':>12} {'target':>10}")
 print(f"{'compute per iteration, all ranks: max error':48} {100 * max(total_err):11.2f}% {'<= 5%':>10}")
 print(f"{'compute per iteration, all ranks: mean error':48} {100 * sum(total_err) / iters:11.2f}% {'':>10}")
+within = sum(e <= 0.05 for e in total_err)
+print(f"{'compute per iteration, all ranks: within 5%':48} {within:>6}/{iters:<5} {'':>10}")
 print(f"{'compute per rank and iteration: median error':48} {100 * rank_err[len(rank_err) // 2]:11.2f}% {'':>10}")
 print(f"{'compute per rank and iteration: 95th percentile':48} {100 * rank_err[int(0.95 * len(rank_err))]:11.2f}% {'':>10}")
 print(f"{'compute over the run':48} {100 * (asum - dsum) / dsum:+11.2f}% {'':>10}")
