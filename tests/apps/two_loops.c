@@ -10,14 +10,20 @@
 
 static volatile double sink;
 
-__attribute__((noinline)) static void heavy(long n)
+/* Both functions start on a 64-byte boundary, so their loops sit at the same
+ * offset in the instruction cache lines: on an AMD EPYC host the same loop
+ * placed 0x70 bytes further ran 1.23 times slower per iteration (heavy held
+ * 78.7% of the time, a faithful profile of unequal loops, not 75%); aligned
+ * alike, the two run within 1% of each other. */
+
+__attribute__((noinline, aligned(64))) static void heavy(long n)
 {
   double s = 0;
   for (long i = 0; i < n; i++) s += (double)i * 1e-9 * (double)(i & 7);
   sink += s;
 }
 
-__attribute__((noinline)) static void light(long n)
+__attribute__((noinline, aligned(64))) static void light(long n)
 {
   double s = 0;
   for (long i = 0; i < n; i++) s += (double)i * 1e-9 * (double)(i & 7);
