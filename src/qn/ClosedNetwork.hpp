@@ -22,6 +22,9 @@ struct Station {
   std::vector<double> rates;
   /// mu(k) for this station (1 for a queue, k for a delay, min(k, c) for c servers)
   double rate(int k) const;
+  /// throws perfcast::Error naming the station when its servers or rates cannot
+  /// serve (a multi-server with none, a load-dependent one without positive rates)
+  void check_service() const;
 };
 
 struct ClosedNetwork {

@@ -16,18 +16,8 @@ void check(const MultiClassNetwork& net)
     throw Error("queueing network: no station");
   if (net.classes.empty())
     throw Error("queueing network: no customer class");
-  for (const Station& s : net.stations) {
-    if (s.kind == StationKind::MultiServer && s.servers < 1)
-      throw Error(fmt::format("queueing network: station '{}' needs at least one server", s.name));
-    if (s.kind == StationKind::LoadDependent) {
-      if (s.rates.empty())
-        throw Error(fmt::format("queueing network: load-dependent station '{}' has no rates", s.name));
-      for (double r : s.rates)
-        if (!(r > 0) || !std::isfinite(r))
-          throw Error(fmt::format("queueing network: station '{}' has a rate multiplier {} (expected positive)",
-                                  s.name, r));
-    }
-  }
+  for (const Station& s : net.stations)
+    s.check_service();
   for (const CustomerClass& c : net.classes) {
     if (c.population < 1)
       throw Error(fmt::format("queueing network: class '{}' has population {} (expected at least 1)", c.name,

@@ -20,6 +20,19 @@ double Station::rate(int k) const
   return 1;
 }
 
+void Station::check_service() const
+{
+  if (kind == StationKind::MultiServer && servers < 1)
+    throw Error(fmt::format("queueing network: station '{}' needs at least one server", name));
+  if (kind == StationKind::LoadDependent) {
+    if (rates.empty())
+      throw Error(fmt::format("queueing network: load-dependent station '{}' has no rates", name));
+    for (double r : rates)
+      if (!(r > 0) || !std::isfinite(r))
+        throw Error(fmt::format("queueing network: station '{}' has a rate multiplier {} (expected positive)", name, r));
+  }
+}
+
 namespace {
 
 void check(const ClosedNetwork& net, int customers)
@@ -41,16 +54,7 @@ void check(const ClosedNetwork& net, int customers)
     if (!(s.demand_s >= 0) || !std::isfinite(s.demand_s))
       throw Error(fmt::format("queueing network: station '{}' has demand {} (expected a finite non-negative number)",
                               s.name, s.demand_s));
-    if (s.kind == StationKind::MultiServer && s.servers < 1)
-      throw Error(fmt::format("queueing network: station '{}' needs at least one server", s.name));
-    if (s.kind == StationKind::LoadDependent) {
-      if (s.rates.empty())
-        throw Error(fmt::format("queueing network: load-dependent station '{}' has no rates", s.name));
-      for (double r : s.rates)
-        if (!(r > 0) || !std::isfinite(r))
-          throw Error(fmt::format("queueing network: station '{}' has a rate multiplier {} (expected positive)",
-                                  s.name, r));
-    }
+    s.check_service();
   }
 }
 
