@@ -110,47 +110,68 @@ double hot_receive_share_at(const QueueingModel& model, double n)
 
 namespace {
 
+// Where a message of one process of node c goes: visits[c][j], per cycle of
+// that process, the chance that its message is received on node j (a message
+// a process sends to itself goes nowhere). Senders are uniform (every
+// process sends one message a cycle). Receivers: the busiest, on the
+// placement's first node, has weight h, the others (1-h)/(n-1) each (h = 1/n:
+// uniform); a plain process sends by weight (among the n-1 others with
+// `others`), the busiest to the others evenly. The one-class network takes
+// these weighted by the nodes' shares (node_traffic).
+std::vector<std::vector<double>> class_traffic(const std::vector<int>& counts, double n, double hot, bool others)
+{
+  std::size_t nodes = counts.size();
+  std::vector<std::vector<double>> visits(nodes, std::vector<double>(nodes, 0.0));
+  if (n < 2)
+    return visits;
+  double other = (1 - hot) / (n - 1);
+  double norm = others ? 1 - other : 1.0;
+  for (std::size_t c = 0; c < nodes; ++c) {
+    double plain = c == 0 ? counts[c] - 1 : counts[c]; // sources on c other than the busiest receiver
+    for (std::size_t j = 0; j < nodes; ++j) {
+      double weight = j == 0 ? hot + (counts[j] - 1) * other : counts[j] * other; // node j's share as a receiver
+      double from_plain = (weight - (j == c ? other : 0.0)) / norm;
+      double from_hot = 0;
+      if (c == 0)
+        from_hot = others ? (counts[j] - (j == 0 ? 1.0 : 0.0)) / (n - 1) : weight - (j == 0 ? hot : 0.0);
+      visits[c][j] = std::max(0.0, (plain * from_plain + from_hot) / counts[c]);
+    }
+  }
+  return visits;
+}
+
+
 // Where a cycle's message goes, per node: the chance it leaves the node for
-// another, enters it from another, or stays between two of its processes.
-// Senders are uniform (a process sends with probability 1/n). Receivers: the
-// busiest, put on the placement's first host, has weight h, the other n-1
-// ranks (1-h)/(n-1) each (h = 1/n: uniform). With `others`, a process sends to
-// one of the n-1 others in proportion to their weights (the busiest receiver
-// itself sends to the others evenly); without, as the paper's eq. 9, its
-// partner may be itself, which halves a 2-process run's network traffic.
+// another, enters it from another, or stays between two of its processes:
+// class_traffic's visits weighted by the nodes' shares n_c/n (a cycle is one
+// process's, chosen uniformly). With `others`, a process sends to one of the
+// n-1 others in proportion to their weights (the busiest receiver itself
+// sends to the others evenly); without, as the paper's eq. 9, its partner may
+// be itself, which halves a 2-process run's network traffic.
 struct NodeTraffic {
   double out = 0, in = 0, local = 0;
 };
 
 std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot, bool others)
 {
-  std::vector<NodeTraffic> t(placement.size());
-  if (n < 2)
-    return t;
-  double other = (1 - hot) / (n - 1);
-  // a plain (not the busiest) source reaches weight 1 - other, its own excluded
-  double norm = others ? 1 - other : 1.0;
-  int hot_host = placement.begin()->first;
-  std::size_t k = 0;
-  for (const auto& [host, count] : placement) {
-    double ni = count;
-    bool has_hot = host == hot_host;
-    double weight = has_hot ? hot + (ni - 1) * other : ni * other; // W_i, node i's share as a receiver
-    double plain_here = has_hot ? ni - 1 : ni;
-    double plain_elsewhere = (n - 1) - plain_here;
-    NodeTraffic& x = t[k++];
-    x.out = plain_here / n * (1 - weight) / norm;
-    x.local = plain_here / n * (weight - other) / norm;
-    x.in = plain_elsewhere / n * weight / norm;
-    // the busiest receiver as a source: to the n-1 others evenly (with
-    // `others`), or by weight, itself included (without)
-    if (has_hot) {
-      x.out += (others ? (n - ni) / (n - 1) : 1 - weight) / n;
-      x.local += (others ? (ni - 1) / (n - 1) : weight - hot) / n;
-    } else {
-      x.in += (others ? ni / (n - 1) : weight) / n;
+  std::vector<int> counts;
+  for (const auto& [host, count] : placement)
+    counts.push_back(count);
+  std::vector<NodeTraffic> t(counts.size());
+  auto visits = class_traffic(counts, n, hot, others);
+  for (std::size_t c = 0; c < counts.size(); ++c) {
+    if (counts[c] <= 0)
+      continue;
+    double share = counts[c] / n;
+    for (std::size_t j = 0; j < counts.size(); ++j) {
+      double flow = share * visits[c][j];
+      if (j == c) {
+        t[c].local += flow;
+      } else {
+        t[c].out += flow;
+        t[j].in += flow;
+      }
     }
-    x.local = std::max(0.0, x.local);
   }
   return t;
 }
@@ -227,38 +248,6 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
 }
 
 
-namespace {
-
-// Where a message of one process of node c goes: visits[c][j], per cycle of
-// that process, the chance that its message is received on node j (a message
-// a process sends to itself goes nowhere). The same senders and receivers as
-// node_traffic: the busiest receiver, on the placement's first node, has
-// weight h, the others (1-h)/(n-1); a plain process sends by weight (among
-// the n-1 others with `others`), the busiest to the others evenly. Weighted
-// by the nodes' shares n_c/n, these are node_traffic's out, in and local.
-std::vector<std::vector<double>> class_traffic(const std::vector<int>& counts, double n, double hot, bool others)
-{
-  std::size_t nodes = counts.size();
-  std::vector<std::vector<double>> visits(nodes, std::vector<double>(nodes, 0.0));
-  if (n < 2)
-    return visits;
-  double other = (1 - hot) / (n - 1);
-  double norm = others ? 1 - other : 1.0;
-  for (std::size_t c = 0; c < nodes; ++c) {
-    double plain = c == 0 ? counts[c] - 1 : counts[c]; // sources on c other than the busiest receiver
-    for (std::size_t j = 0; j < nodes; ++j) {
-      double weight = j == 0 ? hot + (counts[j] - 1) * other : counts[j] * other; // node j's share as a receiver
-      double from_plain = (weight - (j == c ? other : 0.0)) / norm;
-      double from_hot = 0;
-      if (c == 0)
-        from_hot = others ? (counts[j] - (j == 0 ? 1.0 : 0.0)) / (n - 1) : weight - (j == 0 ? hot : 0.0);
-      visits[c][j] = std::max(0.0, (plain * from_plain + from_hot) / counts[c]);
-    }
-  }
-  return visits;
-}
-
-} // namespace
 
 MultiClassNetwork build_class_network(const QueueingModel& model, const Platform& platform,
                                       const HostCounts& placement)
