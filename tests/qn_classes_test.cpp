@@ -36,8 +36,11 @@ TEST(QnClasses, ClassDemandsWeightedByTheirSharesAreThePapersNetwork)
   Platform p = two_nodes();
   for (double hot : {-1.0, 0.6}) {
     QueueingModel m = plain_model();
-    if (hot > 0)
+    if (hot > 0) {
       m.hot_receive = Curve{CurveForm::Constant, hot, 0};
+      m.hot_send = Curve{CurveForm::Constant, 0.05, 0};
+      m.hot_send_messages = Curve{CurveForm::Constant, 0.1, 0};
+    }
     for (HostCounts placement : {HostCounts{{0, 3}, {1, 5}}, HostCounts{{0, 1}, {1, 1}}, HostCounts{{0, 4}}}) {
       ClosedNetwork single = build_network(m, p, placement);
       MultiClassNetwork classes = build_class_network(m, p, placement);
@@ -74,6 +77,52 @@ TEST(QnClasses, TwoPinnedRanksNeverWaitForEachOthersLink)
   m.node_classes = false;
   Prediction single = predict_run_time(m, p, {{0, 1}, {1, 1}}, MvaSolver::Exact);
   EXPECT_GT(single.response_s, classes.response_s * 1.05);
+}
+
+TEST(QnClasses, OneWayStreamLoadsOneLinkDirection)
+{
+  // a reduce at 2 processes: rank 1 (host 1) sends every byte and message to
+  // rank 0 (host 0), which sends nothing (h = 1, g = 0). A cycle of the run is
+  // one message on average, so rank 1 sends two a cycle: its class loads host
+  // 1's up link and host 0's down link with 2 transfers, pays 2 latencies, and
+  // never waits (rank 0 only computes):
+  //   R_1 = W / (s n speed) x (V_comp + V_comm / 2) + 2 m / bandwidth + 2 latency
+  // Uniform senders split the same bytes evenly between both directions, one
+  // transfer each way a cycle, and the run is a transfer and a latency shorter
+  Platform p = two_nodes();
+  QueueingModel m = plain_model();
+  m.hot_receive = Curve{CurveForm::Constant, 1, 0};
+  m.hot_send = Curve{CurveForm::Constant, 0, 0};
+  m.hot_send_messages = Curve{CurveForm::Constant, 0, 0};
+  double compute = 9.6e8 / (100 * 2 * 9.6e9) * (0.9 + 0.1 / 2), transfer = 125000 / 125e6, latency = 101e-6;
+  MultiClassNetwork net = build_class_network(m, p, {{0, 1}, {1, 1}});
+  ASSERT_EQ(net.classes.size(), 2u);
+  for (std::size_t k = 0; k < net.stations.size(); ++k) {
+    const std::string& name = net.stations[k].name;
+    double want_root = name == "e5620-0.cpu" ? compute : 0.0;
+    double want_sender = name == "e5620-1.cpu"       ? compute
+                         : name == "e5620-1.net-out" ? 2 * transfer
+                         : name == "e5620-0.net-in"  ? 2 * transfer
+                         : name == "e5620-1.latency" ? 2 * latency
+                                                     : 0.0;
+    EXPECT_NEAR(net.classes[0].demand_s[k], want_root, 1e-15) << name;
+    EXPECT_NEAR(net.classes[1].demand_s[k], want_sender, 1e-15) << name;
+  }
+  Prediction one_way = predict_run_time(m, p, {{0, 1}, {1, 1}}, MvaSolver::Exact);
+  EXPECT_NEAR(one_way.response_s, compute + 2 * transfer + 2 * latency, 1e-12);
+  // the single-class network: host 1's up link carries the whole cycle's transfer, host 0's none
+  ClosedNetwork single = build_network(m, p, {{0, 1}, {1, 1}});
+  for (const Station& s : single.stations) {
+    if (s.name == "e5620-1.net-out" || s.name == "e5620-0.net-in") {
+      EXPECT_NEAR(s.demand_s, transfer, 1e-15) << s.name;
+    } else if (s.name == "e5620-0.net-out" || s.name == "e5620-1.net-in") {
+      EXPECT_NEAR(s.demand_s, 0.0, 1e-15) << s.name;
+    }
+  }
+  m.hot_send.reset(); // uniform senders
+  m.hot_send_messages.reset();
+  Prediction uniform = predict_run_time(m, p, {{0, 1}, {1, 1}}, MvaSolver::Exact);
+  EXPECT_NEAR(uniform.response_s, compute + transfer + latency, 1e-12);
 }
 
 TEST(QnClasses, OneNodeIsTheSingleClassModel)

@@ -147,7 +147,8 @@ TEST(QnTraffic, RunBytesExtrapolateAnAllgather)
 
 TEST(QnTraffic, ReplayGivesTheBusiestReceiversShare)
 {
-  // rank 0 receives 300 of the 500 bytes received: share 0.6
+  // rank 0 receives 300 of the 500 bytes received: share 0.6; it sends 100
+  // of the 500 bytes sent (0.2) and 2 of the 6 messages
   test::TempDir dir;
   std::string rank = R"({{"rank": {}, "host": "{}", "compute_s": 0.1, "communicate_s": 0.01, "wait_s": 0.02,
                           "messages_sent": 2, "bytes_sent": {}, "bytes_received": {}}})";
@@ -157,6 +158,8 @@ TEST(QnTraffic, ReplayGivesTheBusiestReceiversShare)
   auto runs = load_runs(dir.file("replay.json", json));
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_DOUBLE_EQ(runs[0].hot_receive_share, 0.6);
+  EXPECT_DOUBLE_EQ(runs[0].hot_send_share, 0.2);
+  EXPECT_DOUBLE_EQ(runs[0].hot_send_message_share, 1.0 / 3);
   EXPECT_DOUBLE_EQ(runs[0].message_bytes, 500.0 / 6);
 }
 

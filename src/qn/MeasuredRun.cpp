@@ -146,6 +146,7 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
     r.network = doc["network"].get<std::string>();
   const json& ranks = doc.at("ranks");
   double mpi = 0, wait = 0, sent = 0, bytes = 0, received = 0, busiest = 0;
+  double busiest_sent = 0, busiest_sent_bytes = 0; // what the busiest receiver sends
   for (const json& rank : ranks) {
     r.placement[rank.at("host").get<std::string>()] += 1;
     wait += number(rank, "wait_s", path);
@@ -156,7 +157,11 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
     if (rank.contains("bytes_received")) {
       double b = number(rank, "bytes_received", path);
       received += b;
-      busiest = std::max(busiest, b);
+      if (b > busiest) {
+        busiest = b;
+        busiest_sent = number(rank, "messages_sent", path);
+        busiest_sent_bytes = number(rank, "bytes_sent", path);
+      }
     }
   }
   r.procs = static_cast<int>(ranks.size());
@@ -189,8 +194,14 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   r.wait_s = wait / r.procs;
   r.sends_per_process = sent / r.procs;
   r.message_bytes = sent > 0 ? bytes / sent : 0;
-  if (received > 0)
+  if (received > 0) {
     r.hot_receive_share = busiest / received;
+    // a reduce's root receives nearly all and sends nearly nothing
+    if (sent > 0 && bytes > 0) {
+      r.hot_send_share = busiest_sent_bytes / bytes;
+      r.hot_send_message_share = busiest_sent / sent;
+    }
+  }
   check_run(r, path);
   return r;
 }

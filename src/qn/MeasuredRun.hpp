@@ -29,6 +29,8 @@ struct MeasuredRun {
   double message_bytes = 0;             ///< m(n), mean bytes per message
   /// share of all bytes received that the busiest receiving rank got; -1 when unknown
   double hot_receive_share = -1;
+  /// that rank's share of all bytes sent, and of all messages sent; -1 when unknown
+  double hot_send_share = -1, hot_send_message_share = -1;
   /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured
   std::string network;
   /// per rank, the partners of its point-to-point sends; empty when the run file does not list them

@@ -68,6 +68,10 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["run_bytes"] = curve_json(*m.run_bytes);
   if (m.hot_receive)
     j["hot_receive_share"] = curve_json(*m.hot_receive);
+  if (m.hot_send)
+    j["hot_send_share"] = curve_json(*m.hot_send);
+  if (m.hot_send_messages)
+    j["hot_send_message_share"] = curve_json(*m.hot_send_messages);
   if (m.grid)
     j["grid_exchange"] = grid_to_json(*m.grid);
   if (m.halo)
@@ -94,6 +98,10 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.run_bytes = curve_from(j.at("run_bytes"), path);
     if (j.contains("hot_receive_share"))
       m.hot_receive = curve_from(j.at("hot_receive_share"), path);
+    if (j.contains("hot_send_share"))
+      m.hot_send = curve_from(j.at("hot_send_share"), path);
+    if (j.contains("hot_send_message_share"))
+      m.hot_send_messages = curve_from(j.at("hot_send_message_share"), path);
     if (j.contains("grid_exchange"))
       m.grid = grid_from_json(j.at("grid_exchange"));
     if (j.contains("halo_exchange"))

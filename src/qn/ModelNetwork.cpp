@@ -100,6 +100,13 @@ double message_bytes_at(const QueueingModel& model, double n)
   return (std::max((*model.run_bytes)(n), 0.0) + structured_traffic(model, n).bytes) / messages;
 }
 
+std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double n)
+{
+  double uniform = 1 / std::max(n, 1.0);
+  auto at = [&](const std::optional<Curve>& c) { return c ? std::clamp((*c)(n), 0.0, 1.0) : uniform; };
+  return {at(model.hot_send), at(model.hot_send_messages)};
+}
+
 double hot_receive_share_at(const QueueingModel& model, double n)
 {
   double uniform = 1 / std::max(n, 1.0);
@@ -110,36 +117,66 @@ double hot_receive_share_at(const QueueingModel& model, double n)
 
 namespace {
 
-// Where a message of one process of node c goes: visits[c][j], per cycle of
-// that process, the chance that its message is received on node j (a message
-// a process sends to itself goes nowhere). Senders are uniform (every
-// process sends one message a cycle). Receivers: the busiest, on the
-// placement's first node, has weight h, the others (1-h)/(n-1) each (h = 1/n:
-// uniform); a plain process sends by weight (among the n-1 others with
-// `others`), the busiest to the others evenly. The one-class network takes
-// these weighted by the nodes' shares (node_traffic).
-std::vector<std::vector<double>> class_traffic(const std::vector<int>& counts, double n, double hot, bool others)
+// Where the messages of one process of node c go: bytes[c][j], per cycle of
+// that process, its bytes received on node j in units of the mean message
+// (a message a process sends to itself goes nowhere); messages[c][j] the
+// same in messages (their latencies). The busiest receiver, on the
+// placement's first node, gets a share h of all bytes and sends a share g of
+// them (g_msg of the messages); the other n-1 ranks send the rest evenly.
+// With `others` a rank's partners are the n-1 others: the busiest sends to
+// them evenly, a plain rank sends q = h / (1-g) of its bytes to the busiest
+// (so that it receives h of the run's bytes; all of them at 2 processes) and
+// the rest evenly to the other plain ranks. g = h = 1/n is uniform traffic
+// among the others; g = 0, h = 1 a reduce's root, whose node sends nothing.
+// Without `others` (the paper's eq. 9) senders are uniform and a plain
+// process sends by the receivers' weights, itself included. The one-class
+// network takes these weighted by the nodes' shares (node_traffic).
+struct ClassTraffic {
+  std::vector<std::vector<double>> bytes, messages;
+};
+
+ClassTraffic class_traffic(const std::vector<int>& counts, double n, double hot, std::pair<double, double> sent,
+                           bool others)
 {
   std::size_t nodes = counts.size();
-  std::vector<std::vector<double>> visits(nodes, std::vector<double>(nodes, 0.0));
-  if (n < 2)
-    return visits;
-  double other = (1 - hot) / (n - 1);
-  double norm = others ? 1 - other : 1.0;
+  ClassTraffic t{std::vector<std::vector<double>>(nodes, std::vector<double>(nodes, 0.0)), {}};
+  if (n < 2) {
+    t.messages = t.bytes;
+    return t;
+  }
+  if (!others) {
+    double other = (1 - hot) / (n - 1);
+    for (std::size_t c = 0; c < nodes; ++c) {
+      double plain = c == 0 ? counts[c] - 1 : counts[c]; // sources on c other than the busiest receiver
+      for (std::size_t j = 0; j < nodes; ++j) {
+        double weight = j == 0 ? hot + (counts[j] - 1) * other : counts[j] * other; // node j's share as a receiver
+        double from_plain = weight - (j == c ? other : 0.0);
+        double from_hot = c == 0 ? weight - (j == 0 ? hot : 0.0) : 0.0;
+        t.bytes[c][j] = std::max(0.0, (plain * from_plain + from_hot) / counts[c]);
+      }
+    }
+    t.messages = t.bytes;
+    return t;
+  }
+  auto [sent_bytes, sent_messages] = sent;
+  double q = n < 3 || sent_bytes >= 1 ? 1.0 : std::min(1.0, hot / (1 - sent_bytes)); // plain ranks' share to the busiest
+  t.messages = t.bytes;
   for (std::size_t c = 0; c < nodes; ++c) {
     double plain = c == 0 ? counts[c] - 1 : counts[c]; // sources on c other than the busiest receiver
     for (std::size_t j = 0; j < nodes; ++j) {
-      double weight = j == 0 ? hot + (counts[j] - 1) * other : counts[j] * other; // node j's share as a receiver
-      double from_plain = (weight - (j == c ? other : 0.0)) / norm;
-      double from_hot = 0;
-      if (c == 0)
-        from_hot = others ? (counts[j] - (j == 0 ? 1.0 : 0.0)) / (n - 1) : weight - (j == 0 ? hot : 0.0);
-      visits[c][j] = std::max(0.0, (plain * from_plain + from_hot) / counts[c]);
+      double plain_j = j == 0 ? counts[j] - 1 : counts[j];
+      double to_plain = n < 3 ? 0.0 : (plain_j - (j == c ? 1.0 : 0.0)) / (n - 2);
+      double from_plain = (j == 0 ? q : 0.0) + (1 - q) * to_plain;           // one plain rank's destinations
+      double from_hot = c == 0 ? (counts[j] - (j == 0 ? 1.0 : 0.0)) / (n - 1) : 0.0; // the busiest's
+      // a rank's amount relative to the mean rank's
+      for (auto [share, out] : {std::pair{sent_bytes, &t.bytes}, std::pair{sent_messages, &t.messages}}) {
+        double hot_weight = share * n, plain_weight = (1 - share) * n / (n - 1);
+        (*out)[c][j] = std::max(0.0, (plain * plain_weight * from_plain + hot_weight * from_hot) / counts[c]);
+      }
     }
   }
-  return visits;
+  return t;
 }
-
 
 // Where a cycle's message goes, per node: the chance it leaves the node for
 // another, enters it from another, or stays between two of its processes:
@@ -149,27 +186,31 @@ std::vector<std::vector<double>> class_traffic(const std::vector<int>& counts, d
 // sends to the others evenly); without, as the paper's eq. 9, its partner may
 // be itself, which halves a 2-process run's network traffic.
 struct NodeTraffic {
-  double out = 0, in = 0, local = 0;
+  double out = 0, in = 0, local = 0; ///< in mean messages' bytes
+  double out_messages = 0, local_messages = 0; ///< in messages, for their latency
 };
 
-std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot, bool others)
+std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot,
+                                      std::pair<double, double> sent, bool others)
 {
   std::vector<int> counts;
   for (const auto& [host, count] : placement)
     counts.push_back(count);
   std::vector<NodeTraffic> t(counts.size());
-  auto visits = class_traffic(counts, n, hot, others);
+  auto visits = class_traffic(counts, n, hot, sent, others);
   for (std::size_t c = 0; c < counts.size(); ++c) {
     if (counts[c] <= 0)
       continue;
     double share = counts[c] / n;
     for (std::size_t j = 0; j < counts.size(); ++j) {
-      double flow = share * visits[c][j];
+      double flow = share * visits.bytes[c][j], messages = share * visits.messages[c][j];
       if (j == c) {
         t[c].local += flow;
+        t[c].local_messages += messages;
       } else {
         t[c].out += flow;
         t[j].in += flow;
+        t[c].out_messages += messages;
       }
     }
   }
@@ -198,7 +239,8 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
   // the small messages' latency factor even when the mean is 100 kB)
   auto [latency_factor, per_byte_factor] =
       model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
-  std::vector<NodeTraffic> traffic = node_traffic(placement, n, hot_receive_share_at(model, n), model.other_partners);
+  std::vector<NodeTraffic> traffic =
+      node_traffic(placement, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners);
   ClosedNetwork net;
   double sent_s = 0, received_s = 0; // a cycle's demand at all send queues, and at all receive queues
   std::size_t node = 0;
@@ -232,7 +274,8 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     // the start-up time the paper sets to 0: paid once by every message that
     // leaves node i over a link, but pipelined, so a delay rather than a share
     // of the NIC
-    double startup = (t.out * nic.startup_s + (self.exists ? t.local * self.startup_s : 0.0)) * latency_factor;
+    double startup =
+        (t.out_messages * nic.startup_s + (self.exists ? t.local_messages * self.startup_s : 0.0)) * latency_factor;
     if (model.latency_delay && startup > 0)
       net.stations.push_back({h.name + ".latency", StationKind::Delay, startup * model.net_constant, 1, {}});
   }
@@ -267,7 +310,8 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
   constexpr double kEnvelopeBytes = 16; // as build_network: SMPI's factors per size class
   auto [latency_factor, per_byte_factor] =
       model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
-  auto visits = class_traffic(counts, n, hot_receive_share_at(model, n), model.other_partners);
+  auto visits =
+      class_traffic(counts, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners);
   std::size_t nodes = hosts.size();
   // each node's stations in build_network's order and names: cpu, then
   // net-out and net-in (the paper's one net queue without duplex), then the
@@ -313,14 +357,14 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
     // node's own links when the platform routes it so (no loopback)
     double sent = 0, received = 0, startup = 0;
     for (std::size_t j = 0; j < nodes; ++j) {
-      double v = visits[c][j];
-      if (v <= 0 || (j == c && !self[c].exists))
+      double v = visits.bytes[c][j];
+      if (j == c && !self[c].exists)
         continue;
       cls.demand_s[out[c]] += v * s_net[c];
       cls.demand_s[in[j]] += v * s_net[j];
       sent += v * s_net[c];
       received += v * s_net[j];
-      startup += v * (j == c ? self[c].startup_s : nic[c].startup_s);
+      startup += visits.messages[c][j] * (j == c ? self[c].startup_s : nic[c].startup_s);
     }
     if (model.latency_delay)
       cls.demand_s[latency[c]] = startup * latency_factor * model.net_constant;

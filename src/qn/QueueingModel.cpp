@@ -111,7 +111,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     model.halo = find_halo_exchange(runs);
   if (variant.traffic_structure && model.smpi_factors)
     model.size_mix = size_mix(runs);
-  std::vector<double> n, s, m, total, hot_n, hot;
+  std::vector<double> n, s, m, total, hot_n, hot, hot_sent, hot_sent_messages;
   std::vector<HostCounts> placements;
   for (const MeasuredRun& r : runs) {
     placements.push_back(host_counts(r, platform));
@@ -129,6 +129,8 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     if (r.hot_receive_share > 0) {
       hot_n.push_back(r.procs);
       hot.push_back(r.hot_receive_share);
+      hot_sent.push_back(r.hot_send_share);
+      hot_sent_messages.push_back(r.hot_send_message_share);
     }
   }
   auto none_or_all = [](const std::vector<double>& v) {
@@ -194,8 +196,20 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   }
   // the busiest receiver's share: 1/n for uniform partners, constant for a
   // reduce's root; a count can only know it from the runs that report it
-  if (variant.hot_receiver && !n.empty() && hot.size() == n.size())
+  if (variant.hot_receiver && !n.empty() && hot.size() == n.size()) {
     model.hot_receive = choose_curve(hot_n, hot, all_curve_forms(), CurveForm::Power, true).curve;
+    // and what that rank sends, by the same rules: a reduce's root sends
+    // almost nothing, so its node's send queue is idle where uniform senders
+    // would split a one-way stream evenly between both directions
+    auto known = [](const std::vector<double>& v) {
+      return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0; });
+    };
+    if (known(hot_sent) && known(hot_sent_messages)) {
+      model.hot_send = choose_curve(hot_n, hot_sent, all_curve_forms(), CurveForm::Power, true).curve;
+      model.hot_send_messages =
+          choose_curve(hot_n, hot_sent_messages, all_curve_forms(), CurveForm::Power, true).curve;
+    }
+  }
   // sub-visit ratios from runs without network traffic (one host, no more
   // processes than cores), as the paper profiles them; else the smallest run
   // that communicates (a one-process run has no communication to profile)

@@ -61,6 +61,10 @@ struct QueueingModel {
   std::optional<Curve> run_bytes;
   /// share of all bytes the busiest receiving rank gets; unset means uniform (1/n)
   std::optional<Curve> hot_receive;
+  /// that rank's share of all bytes sent (a reduce's root: nearly none); unset means 1/n
+  std::optional<Curve> hot_send;
+  /// and of all messages sent (their latencies); unset means 1/n
+  std::optional<Curve> hot_send_messages;
   /// a halo exchange on a process grid found in the runs' partner lists: its
   /// messages and bytes come from the grid at n, and s(n) and B(n) are the rest's
   std::optional<GridExchange> grid;
@@ -127,6 +131,9 @@ double message_bytes_at(const QueueingModel& model, double procs);
 /// The busiest receiving rank's share of all bytes at n processes, within [1/n, 1].
 double hot_receive_share_at(const QueueingModel& model, double procs);
 
+/// The busiest receiving rank's share of all bytes sent, and of all messages sent, at n, within [0, 1].
+std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double procs);
+
 /// Host counts of a run's placement on a platform; throws Error naming a missing host.
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform);
 
@@ -150,7 +157,8 @@ struct ModelVariant {
   bool latency_delay = true;
   bool local_via_nic = true;
   bool run_bytes = true;   ///< fit B(n) = n s(n) m(n) and derive m(n) from it (else fit m(n), as the paper)
-  bool hot_receiver = true; ///< the busiest receiver's share from the runs (else uniform partners, eq. 9)
+  /// the busiest receiver's shares of the bytes received and sent from the runs (else uniform partners, eq. 9)
+  bool hot_receiver = true;
   bool other_partners = true; ///< partners among the n-1 other processes (else among all n, eq. 9)
   /// time messages with the network model the runs came from (SMPI's factors for `replay --json` runs)
   bool network_factors = true;

@@ -116,6 +116,10 @@ int run_fit(const ModelArgs& a)
   if (model.hot_receive)
     std::cout << fmt::format("  busiest receiver      {} of the bytes ({}), at least 1/n\n",
                              model.hot_receive->describe(), curve_form_name(model.hot_receive->form));
+  if (model.hot_send)
+    std::cout << fmt::format("  ... which sends       {} of the bytes ({}), {} of the messages\n",
+                             model.hot_send->describe(), curve_form_name(model.hot_send->form),
+                             model.hot_send_messages ? model.hot_send_messages->describe() : std::string("1/n"));
   std::cout << fmt::format("  Amdahl baseline       T(n) = {:.6g} + {:.6g} / n\n", amdahl.serial_s, amdahl.parallel_s);
   if (!model.curves_cross_validated)
     std::cout << "  note: fewer than 3 process counts: s(n) and m(n) take the paper's forms, not cross-validated\n";
