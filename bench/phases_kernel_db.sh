@@ -14,7 +14,9 @@ perfcast=${PERFCAST:-$here/build/perfcast}
 [ -x "$perfcast" ] || { echo "phases_kernel_db: $perfcast not built (expected build/perfcast)" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "phases_kernel_db: sqlite3 not found (apt-get install sqlite3)" >&2; exit 2; }
 [ -e "$out" ] && { echo "phases_kernel_db: $out exists (expected a new path)" >&2; exit 2; }
-lock() { if [ -e /work/heavy.lock ]; then flock /work/heavy.lock "$@"; else "$@"; fi; }
+# /work/bin/heavy (when present) queues first come first served and stops the
+# pausable background jobs while the piece runs; plain flock did neither.
+lock() { if [ -x /work/bin/heavy ]; then /work/bin/heavy "$@"; elif [ -e /work/heavy.lock ]; then flock /work/heavy.lock "$@"; else "$@"; fi; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d "${out}.pieces.XXXXXX")
 trap 'rm -rf "$work"' EXIT
