@@ -25,7 +25,9 @@ if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES
   # nice 19 (builds, CI) otherwise take a rank's core for long enough that
   # its partner's waits count as its time (a small run of miniFE at 40 took
   # 5.8 s where the target at 80 took 2.5 s).
-  echo "$piece: load before: $(uptime)" >&2
+  # the load average lags (it still counts the previous lock holder); /proc/loadavg's
+  # fourth field, runnable/total now, shows whether anything runs beside the piece
+  echo "$piece: load before: $(uptime); runnable/total now: $(cut -d" " -f4 /proc/loadavg)" >&2
   if [ "$piece" = small ]; then
     # the series resumes from the sizes already in $dir/small
     nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" --repeat "${REPEAT:-2}" \
