@@ -311,3 +311,43 @@ TEST(QnMethod, OneProcessRunLetsFormsThroughZeroCompeteWithTheFreeOnes)
   // 3V/160 (b = V/40, a = V/80): 80 m(8) = 5V/4 bytes at 8, not 7V/8
   EXPECT_NEAR(fit_queueing_model(runs, p, ModelVariant::paper()).message_bytes(8) * 8 * 10, 1.25 * V, 1e-6 * V);
 }
+
+TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
+{
+  // HPL polls for its panels with MPI_Iprobe, which SMPI records as
+  // computation: the work grows with n. Truth: W(n) = W (1 + n) / 2, work
+  // replicated per process (g(1) = 1, g(64) = 32.5). The runs at 1, 2, 4 and
+  // 8 processes list each host's compute seconds, W(n) / n per rank at 9.6
+  // Gflop/s; with --work-growth the fit picks a + b n by leave-one-out (the
+  // recorded work is exactly linear), W and Net_Constant come out exact, and
+  // so does the run at 64. With W constant (the default, the paper's) the fit
+  // cannot follow it
+  Platform p = two_nodes();
+  QueueingModel truth = test::qn_truth_model(5e10);
+  truth.work_growth = Curve{CurveForm::Linear, 0.5, 0.5};
+  std::vector<MeasuredRun> train;
+  for (HostCounts hc : {HostCounts{{0, 1}}, HostCounts{{0, 1}, {1, 1}}, HostCounts{{0, 2}, {1, 2}}, HostCounts{{0, 4}, {1, 4}}}) {
+    MeasuredRun r = test::qn_synthetic_run(truth, p, hc);
+    for (const auto& [h, c] : hc)
+      r.compute_s[p.hosts()[static_cast<std::size_t>(h)].name] = c * work_at(truth, r.procs) / r.procs / 9.6e9;
+    train.push_back(r);
+  }
+  ModelVariant growing;
+  growing.work_growth = true;
+  QueueingModel fit = fit_queueing_model(train, p, growing);
+  ASSERT_TRUE(fit.work_growth.has_value());
+  EXPECT_EQ(fit.work_growth->form, CurveForm::Linear);
+  EXPECT_NEAR((*fit.work_growth)(64), 32.5, 1e-6);
+  EXPECT_NEAR(fit.work_flops / truth.work_flops, 1, 1e-4);
+  HostCounts big{{0, 32}, {1, 32}};
+  double want = predict_run_time(truth, p, big).time_s;
+  EXPECT_NEAR(predict_run_time(fit, p, big).time_s / want, 1, 1e-3);
+  QueueingModel flat = fit_queueing_model(train, p); // the default
+  EXPECT_FALSE(flat.work_growth.has_value());
+  EXPECT_LT(predict_run_time(flat, p, big).time_s / want, 0.8);
+  // work that does not grow keeps W constant
+  for (MeasuredRun& r : train)
+    for (auto& [host, seconds] : r.compute_s)
+      seconds = r.placement.at(host) * 5e10 / r.procs / 9.6e9;
+  EXPECT_FALSE(fit_queueing_model(train, p, growing).work_growth.has_value());
+}

@@ -145,10 +145,13 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   if (doc.contains("network") && doc["network"].is_string())
     r.network = doc["network"].get<std::string>();
   const json& ranks = doc.at("ranks");
+  bool computes = std::all_of(ranks.begin(), ranks.end(), [](const json& rank) { return rank.contains("compute_s"); });
   double mpi = 0, wait = 0, sent = 0, bytes = 0, received = 0, busiest = 0;
   double busiest_sent = 0, busiest_sent_bytes = 0; // what the busiest receiver sends
   for (const json& rank : ranks) {
     r.placement[rank.at("host").get<std::string>()] += 1;
+    if (computes)
+      r.compute_s[rank.at("host").get<std::string>()] += number(rank, "compute_s", path);
     wait += number(rank, "wait_s", path);
     mpi += number(rank, "communicate_s", path) + number(rank, "wait_s", path);
     sent += number(rank, "messages_sent", path);
@@ -267,6 +270,12 @@ void rename_hosts(std::vector<MeasuredRun>& runs, const std::map<std::string, st
       placement[it == renames.end() ? host : it->second] += count;
     }
     r.placement = std::move(placement);
+    std::map<std::string, double> compute;
+    for (const auto& [host, seconds] : r.compute_s) {
+      auto it = renames.find(host);
+      compute[it == renames.end() ? host : it->second] += seconds;
+    }
+    r.compute_s = std::move(compute);
   }
 }
 

@@ -68,6 +68,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["run_bytes"] = curve_json(*m.run_bytes);
   if (m.hot_receive)
     j["hot_receive_share"] = curve_json(*m.hot_receive);
+  if (m.work_growth)
+    j["work_growth"] = curve_json(*m.work_growth);
   if (m.hot_send)
     j["hot_send_share"] = curve_json(*m.hot_send);
   if (m.hot_send_messages)
@@ -98,6 +100,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.run_bytes = curve_from(j.at("run_bytes"), path);
     if (j.contains("hot_receive_share"))
       m.hot_receive = curve_from(j.at("hot_receive_share"), path);
+    if (j.contains("work_growth"))
+      m.work_growth = curve_from(j.at("work_growth"), path);
     if (j.contains("hot_send_share"))
       m.hot_send = curve_from(j.at("hot_send_share"), path);
     if (j.contains("hot_send_message_share"))

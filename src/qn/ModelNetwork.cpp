@@ -100,6 +100,11 @@ double message_bytes_at(const QueueingModel& model, double n)
   return (std::max((*model.run_bytes)(n), 0.0) + structured_traffic(model, n).bytes) / messages;
 }
 
+double work_at(const QueueingModel& model, double n)
+{
+  return model.work_flops * (model.work_growth ? std::max((*model.work_growth)(n), 1e-9) : 1.0);
+}
+
 std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double n)
 {
   double uniform = 1 / std::max(n, 1.0);
@@ -249,7 +254,7 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     const NodeTraffic& t = traffic[node++];
     double ni = count, share = ni / n, rest = (n - ni) / n, local = (ni - 1) / n;
     double v_cpu = share * model.v_comp + share * local * model.v_comm + rest * share * model.v_comm; // eq. 8
-    double s_cpu = model.work_flops / (s * n * h.speed_flops);                                         // eq. 3, 6
+    double s_cpu = work_at(model, n) / (s * n * h.speed_flops);                                        // eq. 3, 6
     Nic nic = nic_of(platform, host);
     // perfcast: when the platform routes a host's messages to itself over its
     // own links (a SimGrid cluster without loopback), local messages queue at
@@ -351,7 +356,7 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
     // (n-1)/n in MPI (summed over the nodes with weights n_c/n, eq. 8's
     // n_i/n V_comp + n_i/n (n_i-1)/n V_comm + (n-n_i)/n n_i/n V_comm); eq. 3, 6
     double v_cpu = model.v_comp + model.v_comm * (n - 1) / n;
-    cls.demand_s[cpu[c]] = v_cpu * model.work_flops / (s * n * h.speed_flops);
+    cls.demand_s[cpu[c]] = v_cpu * work_at(model, n) / (s * n * h.speed_flops);
     // its message leaves through its own node's send queue and enters the
     // receiver's node; one between two processes of its node crosses the
     // node's own links when the platform routes it so (no loopback)

@@ -23,6 +23,48 @@ double reference_speed(const MeasuredRun& run, const Platform& platform)
   return s / run.procs;
 }
 
+// The work the runs recorded, relative to the smallest training count, when
+// it grows with n by leave-one-out among the constant, a + b n (work
+// replicated per process) and a + b ln n (a tree's rounds), positive and at
+// most linear for every n >= 2, as s(n) is chosen; unset when the constant
+// wins or a run does not list its compute time. A rank's work is its
+// compute seconds at its host's speed (times the host's cores over its
+// processes when they outnumber the cores and share them)
+std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const Platform& platform)
+{
+  std::vector<double> n, work;
+  std::set<int> counts;
+  for (const MeasuredRun& r : runs) {
+    if (r.compute_s.empty())
+      return std::nullopt;
+    double flops = 0;
+    for (const auto& [name, seconds] : r.compute_s) {
+      int host = platform.find_host(name);
+      auto placed = r.placement.find(name);
+      if (host < 0 || placed == r.placement.end())
+        return std::nullopt;
+      const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
+      flops += seconds * h.speed_flops * std::min(1.0, static_cast<double>(h.cores) / placed->second);
+    }
+    n.push_back(r.procs);
+    work.push_back(flops);
+    counts.insert(r.procs);
+  }
+  if (counts.size() < 3 || !std::all_of(work.begin(), work.end(), [](double w) { return w > 0; }))
+    return std::nullopt;
+  CurveChoice choice = choose_curve(n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear},
+                                    CurveForm::Constant, true, 1);
+  if (!choice.cross_validated || choice.curve.form == CurveForm::Constant)
+    return std::nullopt;
+  double base = choice.curve(*counts.begin());
+  if (!(base > 0))
+    return std::nullopt;
+  Curve growth = choice.curve;
+  growth.a /= base;
+  growth.b /= base;
+  return growth;
+}
+
 } // namespace
 
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
@@ -238,10 +280,15 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   }
   model.v_comm = comm / used;
   model.v_comp = 1 - model.v_comm;
+  // the work the runs recorded may grow with n (HPL's polling for messages
+  // is recorded as computation): W(n) = W g(n), g from the runs' compute times
+  if (variant.work_growth)
+    model.work_growth = fit_work_growth(runs, platform);
   // initial guesses: W from the computing share of each run; Net_Constant = 1
   std::vector<double> w0;
   for (const MeasuredRun& r : runs)
-    w0.push_back(r.procs * (r.time_s - r.mpi_s) * reference_speed(r, platform));
+    w0.push_back(r.procs * (r.time_s - r.mpi_s) * reference_speed(r, platform) /
+                 (model.work_growth ? std::max((*model.work_growth)(r.procs), 1e-9) : 1.0));
   std::sort(w0.begin(), w0.end());
   double work0 = std::max(w0[w0.size() / 2], 1.0);
   auto residuals = [&](const std::vector<double>& p) {

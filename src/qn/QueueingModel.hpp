@@ -76,6 +76,10 @@ struct QueueingModel {
   double v_comp = 1;   ///< share of a cycle spent computing
   double v_comm = 0;   ///< share of a cycle spent in communication overhead
   double work_flops = 0;   ///< W
+  /// the runs' recorded work relative to its value at the smallest training
+  /// count, g(n): W(n) = W g(n) (HPL polls for messages, which SMPI records as
+  /// computation); unset means constant
+  std::optional<Curve> work_growth;
   double net_constant = 1; ///< Net_Constant
   /// perfcast's refinements, on by default; both off is the paper's model
   bool duplex_nic = true;     ///< separate send and receive queues per node (else one queue, as the paper)
@@ -134,6 +138,9 @@ double hot_receive_share_at(const QueueingModel& model, double procs);
 /// The busiest receiving rank's share of all bytes sent, and of all messages sent, at n, within [0, 1].
 std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double procs);
 
+/// The total work W(n) = W g(n) of a run of n processes, in flops.
+double work_at(const QueueingModel& model, double procs);
+
 /// Host counts of a run's placement on a platform; throws Error naming a missing host.
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform);
 
@@ -166,9 +173,12 @@ struct ModelVariant {
   bool node_classes = true;
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
+  /// the runs' recorded work fitted in n (constant, a + b n, a + b ln n) where it wins by leave-one-out;
+  /// off by default: on the study's PRK codes it lowered the mean accuracy (docs/models.md, session 10)
+  bool work_growth = false;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
-  static ModelVariant paper() { return {false, false, false, false, false, false, false, false, false}; }
+  static ModelVariant paper() { return {false, false, false, false, false, false, false, false, false, false}; }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

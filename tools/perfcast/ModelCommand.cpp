@@ -34,6 +34,7 @@ struct ModelArgs {
   bool json = false;
   bool paper = false;
   bool single_class = false;
+  bool work_growth = false;
   bool force = false;
   std::vector<std::string> host_map;
 };
@@ -58,6 +59,7 @@ int run_fit(const ModelArgs& a)
   ModelVariant variant = a.paper ? ModelVariant::paper() : ModelVariant{};
   if (a.single_class)
     variant.node_classes = false;
+  variant.work_growth = a.work_growth;
   QueueingModel model = fit_queueing_model(runs, platform, variant);
   model.reliability = assess_reliability(runs, platform, variant);
   model.provenance["platform"] = a.platform;
@@ -80,6 +82,9 @@ int run_fit(const ModelArgs& a)
                                         : std::string("  (uncertainty not estimable)");
   };
   std::cout << fmt::format("  W (computation)       {:.6g} flop{}\n", model.work_flops, uncertainty(model.work_relative_se));
+  if (model.work_growth)
+    std::cout << fmt::format("  work growth           W(n) = W x ({}) ({}, the runs' recorded work)\n",
+                             model.work_growth->describe(), curve_form_name(model.work_growth->form));
   std::cout << fmt::format("  Net_Constant          {:.6g}{}\n", model.net_constant,
                            uncertainty(model.net_constant_relative_se));
   std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
@@ -324,6 +329,9 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
                    "time (default: a class per node, duplex NIC and route latency)");
   fit_qn->add_flag("--single-class", margs->single_class,
                    "one class of customers over every node, as the paper (perfcast's other refinements stay on)");
+  fit_qn->add_flag("--work-growth", margs->work_growth,
+                   "W(n) from the runs' recorded work (constant, a + b n or a + b ln n by leave-one-out; default: W "
+                   "constant, as the paper)");
   fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 
