@@ -123,3 +123,31 @@ TEST(PhaseFinder, UnnamedCodeOfAStrippedBinaryIsNeverAPhase) {
     EXPECT_NE(std::string(e.what()).find("30.0%"), std::string::npos) << e.what();
   }
 }
+
+// A libc function that only MPI calls (Open MPI's shared-memory transport
+// waits in a futex and copies with process_vm_readv, under its stripped
+// internals) is communication, not a phase. 100 samples: solve 66, futex 6
+// (under main -> [MPI internals], as MPI_Finalize's internals show), setup 26
+// with memcpy 6 under it, and memcpy 2 more inside MPI_Allreduce. Counted as
+// a phase, the futex would make the tightest pair {solve, futex} (72%); it is
+// left out, and memcpy, which the program calls itself, stays a candidate:
+// {solve, memcpy} holds 74%.
+TEST(PhaseFinder, CodeThatOnlyMpiCallsIsNeverAPhase) {
+  const std::vector<std::string> names = {"main", "solve", "setup", "MPI_Allreduce", "[MPI internals]",
+                                          "futex_wait", "memcpy"};
+  const std::vector<StackSample> samples = {
+      {{0, 1}, 66}, {{0, 4, 5}, 6}, {{0, 2}, 20}, {{0, 2, 6}, 6}, {{0, 3, 4, 6}, 2}};
+  const PhaseSet p = find_phases(names, samples, {});
+  ASSERT_EQ(p.phases.size(), 2u);
+  EXPECT_EQ(p.phases[0], "solve");
+  EXPECT_EQ(p.phases[1], "memcpy");
+  EXPECT_NEAR(p.coverage, 0.74, 1e-12);
+  // Above 74% the next tightest pair is {solve, setup} (92%), still without the futex.
+  PhaseRule r;
+  r.threshold = 0.75;
+  const PhaseSet q = find_phases(names, samples, r);
+  ASSERT_EQ(q.phases.size(), 2u);
+  EXPECT_EQ(q.phases[0], "solve");
+  EXPECT_EQ(q.phases[1], "setup");
+  EXPECT_NEAR(q.coverage, 0.92, 1e-12);
+}

@@ -20,6 +20,28 @@ bool is_mpi(const std::string& name) {
 /// functions, so it is no phase, and its nesting says nothing.
 bool is_unnamed(const std::string& name) { return !name.empty() && name.front() == '['; }
 
+/// MPI's own code: its entry points and its stripped internals.
+bool is_mpi_frame(const std::string& name) { return is_mpi(name) || name == "[MPI internals]"; }
+
+/// Per function, the weight of the samples that hold it outside MPI, i.e.
+/// above (callers' side of) the outermost MPI frame of the stack. A function
+/// with none is code MPI calls (a libc futex wait or process_vm_readv under
+/// Open MPI's shared-memory transport): communication, not a phase.
+std::vector<double> outside_mpi(const std::vector<std::string>& names, const std::vector<StackSample>& samples) {
+  std::vector<double> w(names.size(), 0);
+  std::vector<char> seen(names.size(), 0);
+  for (const StackSample& s : samples) {
+    std::size_t i = 0;
+    for (; i < s.frames.size() && !is_mpi_frame(names[s.frames[i]]); ++i)
+      if (!seen[s.frames[i]]) {
+        w[s.frames[i]] += s.weight;
+        seen[s.frames[i]] = 1;
+      }
+    for (std::size_t k = 0; k < i; ++k) seen[s.frames[k]] = 0;
+  }
+  return w;
+}
+
 struct Totals {
   std::vector<double> inclusive, exclusive; // weights, by function id
   double total = 0;
@@ -68,13 +90,14 @@ PhaseSet find_phases(const std::vector<std::string>& names, const std::vector<St
   if (!(t.total > 0)) throw Error("the profile has no samples (expected a run long enough to be sampled)");
 
   // Candidates: the program's named functions above min_share, the run's
-  // spine left out.
+  // spine and the code only MPI calls left out.
+  const std::vector<double> outside = outside_mpi(names, samples);
   std::vector<int> cand;
   for (std::size_t f = 0; f < names.size(); ++f) {
     const double share = t.inclusive[f] / t.total;
     const double through_callees = (t.inclusive[f] - t.exclusive[f]) / t.total;
     if (share >= rule.min_share && through_callees < rule.spine_share && !is_mpi(names[f]) &&
-        !is_unnamed(names[f]))
+        !is_unnamed(names[f]) && outside[f] > 0)
       cand.push_back(static_cast<int>(f));
   }
   std::stable_sort(cand.begin(), cand.end(), [&](int a, int b) {
