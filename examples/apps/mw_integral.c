@@ -361,6 +361,11 @@ static int calibrate(long steps, int rounds, int k, long write_bytes, const char
     order[i] = i;
   unsigned long long seed = 12;
   mix_rate(0.05);
+  /* the host's steal over the passes, as a share of the machine's cores: the
+   * calibration runs beside a second one, one per core, as the runs keep both
+   * busy, so the machine-wide figure is the one a run will meet */
+  struct MachineTimes m0 = machine_times();
+  double wall0 = now_s();
   double before = mix_rate(0.005), sum = 0, squares = 0, rate_sum = 0;
   for (int r = 0; r < rounds; r++) {
     for (int i = k - 1; i > 0; i--) { /* Fisher-Yates with a 64-bit LCG */
@@ -384,13 +389,17 @@ static int calibrate(long steps, int rounds, int k, long write_bytes, const char
     }
   }
   long n = (long)rounds * k;
+  struct MachineTimes m1 = machine_times();
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  double steal_share = (m1.steal_s - m0.steal_s) / ((now_s() - wall0) * (double)(cores > 0 ? cores : 1));
   /* twenty workers' overhead, timed between the passes: one sample per worker
    * would be a few milliseconds, so many are averaged */
   double overhead_s = worker_overhead_s(write_bytes, dir, 20);
   double mean = sum / (double)n, sd = sqrt((squares - (double)n * mean * mean) / (double)(n - 1));
   printf("{\"flop_per_step\": %.6g, \"sd\": %.4g, \"rounds\": %d, \"mix_flop_per_s\": %.6g, \"workers\": %d, "
-         "\"steps\": %ld, \"overhead_cpu_s\": %.6g, \"overhead_flop\": %.6g, \"per_worker\": [",
-         mean, sd, rounds, rate_sum / (double)n, k, steps, overhead_s, overhead_s * rate_sum / (double)n);
+         "\"steps\": %ld, \"overhead_cpu_s\": %.6g, \"overhead_flop\": %.6g, \"steal_share\": %.6g, \"per_worker\": [",
+         mean, sd, rounds, rate_sum / (double)n, k, steps, overhead_s, overhead_s * rate_sum / (double)n,
+         steal_share < 0 ? 0.0 : steal_share);
   for (int i = 0; i < k; i++)
     printf("%s%.6g", i ? ", " : "", flop[i]);
   printf("]}\n");
