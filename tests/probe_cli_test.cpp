@@ -47,6 +47,15 @@ TEST(ProbeCli, SmallProbeIsAPlatformThatScheduleReads)
   EXPECT_GT(h.disk_read_Bps, 0);
   EXPECT_GT(h.disk_write_Bps, 0);
   EXPECT_GT(h.message_overhead_s, 0);
+  // with O_DIRECT, the CPU a disk byte takes from busy cores: sampled in the
+  // same rounds, written to the platform (noise below 0 as 0)
+  if (figures["disk"].contains("cpu_s_per_byte")) {
+    const auto& e = figures["disk"]["cpu_s_per_byte"]["estimate"];
+    EXPECT_GE(e["n"].get<long>(), 2) << e.dump();
+    EXPECT_DOUBLE_EQ(h.disk_cpu_s_per_byte, std::max(0.0, e["mean"].get<double>()));
+  } else {
+    EXPECT_EQ(h.disk_cpu_s_per_byte, 0);
+  }
   // no probe file is left behind in --dir
   int left = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir.path()))

@@ -129,6 +129,38 @@ TEST(ProcessSim, DiskRequestsOfSeveralProcessesAreServedInTurn)
   EXPECT_NEAR(simulate_processes({test::sched_computer(8)}, one, *policy, rng2)[0].finish_s, 2, 1e-12);
 }
 
+TEST(ProcessSim, DiskCpuCostTakesCoresOnlyFromProcessesThatWantThemAll)
+{
+  // 2 cores of 1e9 instructions/s, a disk writing 50 MB/s and reading 100
+  // MB/s that costs the machine 10 ms of a core per MB: a write in service
+  // takes 1e-8 s/B x 50e6 B/s = 0.5 core, a read 1 core.
+  // Two processes of 10 s of CPU beside a 50 MB write (1 s) arriving at 2 s:
+  // during [2, 3] they share 1.5 cores, 0.75 each, so 0.25 s of work is
+  // left over: both end at 10.25 s. One process alone beside the write keeps
+  // its core (1 <= 1.5): 10 s. Beside a 100 MB read (1 s, 1 core taken):
+  // 0.5 each for 1 s, so 10.5 s
+  ComputerSpec c = test::sched_computer(2);
+  c.model.disk_cpu_s_per_byte = 1e-8;
+  auto run = [&](int cpu_processes, StageKind kind, double bytes) {
+    std::vector<ProcessSpec> ps;
+    for (int i = 0; i < cpu_processes; ++i)
+      ps.push_back(process(i, 0, {{StageKind::Cpu, 10e9}}));
+    ps.push_back(process(cpu_processes, 2, {{kind, bytes}}));
+    auto policy = make_policy("round-robin");
+    Rng rng(1);
+    return simulate_processes({c}, ps, *policy, rng);
+  };
+  auto two = run(2, StageKind::DiskWrite, 50e6);
+  EXPECT_NEAR(two[0].finish_s, 10.25, 1e-9);
+  EXPECT_NEAR(two[1].finish_s, 10.25, 1e-9);
+  EXPECT_NEAR(two[2].finish_s, 3, 1e-12); // the disk's own time is unchanged
+  EXPECT_NEAR(run(1, StageKind::DiskWrite, 50e6)[0].finish_s, 10, 1e-9);
+  EXPECT_NEAR(run(2, StageKind::DiskRead, 100e6)[0].finish_s, 10.5, 1e-9);
+  // without the figure the disk costs the processes nothing
+  c.model.disk_cpu_s_per_byte = 0;
+  EXPECT_NEAR(run(2, StageKind::DiskWrite, 50e6)[0].finish_s, 10, 1e-9);
+}
+
 TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
 {
   // a message of 1.25 MB: 2 o + l = 50 us plus 1.25e6 / 125e6 = 10 ms (eqs. 6, 7);

@@ -35,6 +35,10 @@ struct Host {
   double disk_write_Bps = 0;
   double message_overhead_s = 0; ///< o: packing or unpacking one message
   double message_latency_s = 0;  ///< l: carrying a small message, as the net probe measures it
+  /// core-seconds the machine spends per byte moved to or from the disk, beyond the
+  /// process's own CPU time (a virtual machine's host emulating the device, or the
+  /// kernel's I/O path), taken from the cores when the processes want them all
+  double disk_cpu_s_per_byte = 0;
   MemorySlowdownFit memory_slowdown;
 };
 

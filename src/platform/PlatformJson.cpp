@@ -207,6 +207,7 @@ private:
       h.disk_write_Bps = bandwidth(kind, "disk_write", w);
     h.message_overhead_s = duration(kind, "message_overhead", w, 0.0);
     h.message_latency_s = duration(kind, "message_latency", w, 0.0);
+    h.disk_cpu_s_per_byte = duration(kind, "disk_cpu_per_MB", w, 0.0) / 1e6;
     if (kind.contains("memory_slowdown")) {
       const json& m = kind["memory_slowdown"];
       std::string mw = w + ".memory_slowdown";

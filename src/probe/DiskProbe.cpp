@@ -8,7 +8,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <atomic>
 #include <memory>
+#include <thread>
+#include <vector>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -78,9 +81,50 @@ double pass(const std::string& path, bool direct, bool write, std::size_t blocks
   return static_cast<double>(blocks * kBlock) / t;
 }
 
+/// Flop per wall second of `cores` threads running the probe's mix while `during`
+/// runs on the calling thread (or for `seconds` when `during` is empty); the
+/// threads start before and stop after it. Returns (rate, seconds `during` took).
+template <typename F>
+std::pair<double, double> mix_rate_beside(int cores, double seconds, F&& during)
+{
+  std::atomic<bool> stop{false};
+  std::vector<double> flops(static_cast<std::size_t>(cores), 0.0);
+  std::vector<std::thread> threads;
+  double t0 = now_s();
+  for (double& f : flops)
+    threads.emplace_back([&f, &stop] {
+      double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
+      long long iterations = 0;
+      while (!stop.load(std::memory_order_relaxed)) {
+        for (int i = 0; i < 2000; ++i)
+          for (int k = 0; k < 8; ++k)
+            x[k] = x[k] * 0.999999 + 1e-7;
+        iterations += 2000 * 8;
+      }
+      volatile double sink = x[0] + x[7];
+      (void)sink;
+      f = 2.0 * static_cast<double>(iterations);
+    });
+  double took = 0;
+  if (seconds > 0) {
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  } else {
+    double d0 = now_s();
+    during();
+    took = now_s() - d0;
+  }
+  stop = true;
+  for (std::thread& t : threads)
+    t.join();
+  double wall = now_s() - t0, sum = 0;
+  for (double f : flops)
+    sum += f;
+  return {sum / wall, took};
+}
+
 } // namespace
 
-DiskSampler::DiskSampler(const std::string& dir, double file_bytes)
+DiskSampler::DiskSampler(const std::string& dir, double file_bytes, int cores)
     : file_(std::make_unique<ScratchFile>(dir)), dir_(dir),
       blocks_(std::max<std::size_t>(1, static_cast<std::size_t>(file_bytes / kBlock))),
       buffer_(static_cast<char*>(std::aligned_alloc(4096, kBlock)), std::free)
@@ -90,6 +134,7 @@ DiskSampler::DiskSampler(const std::string& dir, double file_bytes)
   Fd probe;
   probe.fd = ::open(file_->path().c_str(), O_RDONLY | O_DIRECT);
   has_direct_ = probe.fd >= 0;
+  cores_ = has_direct_ ? std::max(0, cores) : 0;
   if (!has_direct_)
     note_ = fmt::format("O_DIRECT refused in {} ({}): the buffered figures stand for the disk", dir,
                         std::strerror(errno));
@@ -104,6 +149,8 @@ std::vector<std::string> DiskSampler::names() const
     out.push_back("disk write (direct)");
     out.push_back("disk read (direct)");
   }
+  if (cores_ > 0)
+    out.push_back("disk CPU per byte (direct write)");
   return out;
 }
 
@@ -114,6 +161,18 @@ std::vector<double> DiskSampler::sample()
   if (has_direct_) {
     out.push_back(pass(file_->path(), true, true, blocks_, buffer_.get()));
     out.push_back(pass(file_->path(), true, false, blocks_, buffer_.get()));
+  }
+  if (cores_ > 0) {
+    // the mix on every core alone, beside a direct write, and alone again (the
+    // two alone around the write, so a drift of the machine's speed cancels):
+    // the cores lost while the write ran, times its duration, over its bytes
+    auto nothing = [] {};
+    double alone0 = mix_rate_beside(cores_, 0.25, nothing).first;
+    double bytes = static_cast<double>(blocks_ * kBlock);
+    auto [beside, took] = mix_rate_beside(cores_, 0, [&] { pass(file_->path(), true, true, blocks_, buffer_.get()); });
+    double alone1 = mix_rate_beside(cores_, 0.25, nothing).first;
+    double alone = 0.5 * (alone0 + alone1);
+    out.push_back(static_cast<double>(cores_) * (1 - beside / alone) * took / bytes);
   }
   return out;
 }
@@ -128,6 +187,10 @@ DiskFigure DiskSampler::figure(const std::vector<Estimate>& figures) const
   if (has_direct_) {
     f.write_direct = figures.at(2);
     f.read_direct = figures.at(3);
+  }
+  if (cores_ > 0) {
+    f.cpu_per_byte = figures.at(4);
+    f.cores_busy = cores_;
   }
   return f;
 }

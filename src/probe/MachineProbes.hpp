@@ -117,6 +117,11 @@ struct DiskFigure {
   /// through the page cache: a new file written then fdatasync'd; read back with its pages evicted
   Estimate write_buffered, read_buffered;
   Estimate write_direct, read_direct;     ///< O_DIRECT
+  /// core-seconds per byte the machine loses to an O_DIRECT write while every core
+  /// runs the mix (a virtual machine's host emulating the device shows as steal, a
+  /// kernel's I/O path as system time); only with has_direct and cores_busy > 0
+  Estimate cpu_per_byte;
+  int cores_busy = 0;
   bool has_direct = false;
   std::string note;
 };
@@ -127,7 +132,9 @@ class ScratchFile;
 class DiskSampler {
 public:
   /// Creates the file and writes it once; throws Error when `dir` is no directory.
-  DiskSampler(const std::string& dir, double file_bytes);
+  /// `cores` > 0 also measures the CPU the machine spends on a direct write (cpu_per_byte):
+  /// the mix's rate on that many cores with and without a write beside it.
+  DiskSampler(const std::string& dir, double file_bytes, int cores = 0);
   ~DiskSampler();
   DiskSampler(const DiskSampler&) = delete;
   DiskSampler& operator=(const DiskSampler&) = delete;
@@ -144,6 +151,7 @@ private:
   std::size_t blocks_ = 0;
   std::unique_ptr<char, void (*)(void*)> buffer_;
   bool has_direct_ = false;
+  int cores_ = 0;
 };
 
 /// Message costs of LogP's kind (UniMPP eqs. 6 and 7: one message takes 2 o + l).

@@ -35,6 +35,7 @@ struct DeviceVisit {
   int process;
   double request_s; // service of one request
   long requests;    // requests left, the one in service included
+  double cpu_cores; // cores the machine spends serving it (disk_cpu_s_per_byte x its rate), off the processes' share
 };
 
 struct Device {
@@ -176,7 +177,11 @@ private:
     const ComputerSpec& spec = computers_[static_cast<std::size_t>(c)];
     const ComputerState& s = state_[static_cast<std::size_t>(c)];
     double n = static_cast<double>(s.cpu.size());
-    double share = n <= spec.cores ? 1.0 : spec.cores / n;
+    // a disk request in service takes its cores from the processes only when
+    // they want more than what is left (the rest of the time it uses idle ones)
+    const std::deque<DeviceVisit>& disk = s.devices[0].queue;
+    double cores = spec.cores - (disk.empty() ? 0.0 : std::min(disk.front().cpu_cores, 0.99 * spec.cores));
+    double share = n <= cores ? 1.0 : cores / n;
     double alpha = spec.model.slowdown.alpha(s.memory_mb, spec.model.main_memory_mb);
     return spec.model.instructions_per_s * share / (1 + alpha);
   }
@@ -302,9 +307,19 @@ private:
       long n = st.kind != StageKind::Message && st.request > 0 && st.amount > st.request
                    ? static_cast<long>(std::ceil(st.amount / st.request))
                    : 1;
-      dev.queue.push_back({p, service_time(cs, st) / static_cast<double>(n), n});
-      if (dev.queue.size() == 1)
+      double rate = st.kind == StageKind::DiskRead    ? cs.model.disk_read_bytes_per_s
+                    : st.kind == StageKind::DiskWrite ? cs.model.disk_write_bytes_per_s
+                                                      : 0.0;
+      double cpu_cores = d == 0 ? cs.model.disk_cpu_s_per_byte * rate : 0.0;
+      bool starts = dev.queue.empty();
+      if (starts && cpu_cores > 0)
+        advance_cpu(c); // the processes' rate changes now
+      dev.queue.push_back({p, service_time(cs, st) / static_cast<double>(n), n, cpu_cores});
+      if (starts) {
         push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+        if (cpu_cores > 0)
+          reschedule_cpu(c);
+      }
       return;
     }
     case StageKind::Sleep: push(now_ + st.amount, EventKind::SleepDone, p, 0); return;
@@ -341,12 +356,18 @@ private:
   void device_done(int c, int d)
   {
     Device& dev = state_[static_cast<std::size_t>(c)].devices[d];
+    // with a disk that costs CPU, the processes' rate may change with the request in service
+    bool disk_cpu = d == 0 && computers_[static_cast<std::size_t>(c)].model.disk_cpu_s_per_byte > 0;
+    if (disk_cpu)
+      advance_cpu(c);
     DeviceVisit v = dev.queue.front();
     dev.queue.pop_front();
     if (--v.requests > 0) // its next request goes behind the others'
       dev.queue.push_back(v);
     if (!dev.queue.empty())
       push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+    if (disk_cpu)
+      reschedule_cpu(c);
     if (v.requests == 0)
       start_next_stage(v.process);
   }
