@@ -1,10 +1,31 @@
 #pragma once
 // What the queueing-model tests share: a model to play the truth and the run
 // it would measure on a placement.
+#include "TestUtil.hpp"
+#include "fit/Curve.hpp"
+#include "platform/Platform.hpp"
 #include "qn/MeasuredRun.hpp"
 #include "qn/QueueingModel.hpp"
 
 namespace perfcast::test {
+
+/// 2 hosts of 8 cores at 9.6 Gflop/s, 125 MB/s (1 Gbit/s) links of 50 us, no loopback: a host's
+/// messages to itself cross its own up and down links, as in SimGrid.
+inline Platform qn_two_nodes() { return load_platform(source_dir() + "/examples/platforms/table1-2nodes.json"); }
+
+/// 100 sends of 125 kB per process (1 ms on a 125 MB/s link), constant in n,
+/// Net_Constant 1, the given share of time in MPI and total work.
+inline QueueingModel qn_plain_model(double v_comm, double work_flops)
+{
+  QueueingModel m;
+  m.sends = {CurveForm::Constant, 100, 0};
+  m.message_bytes = {CurveForm::Constant, 125000, 0};
+  m.v_comp = 1 - v_comm;
+  m.v_comm = v_comm;
+  m.work_flops = work_flops;
+  m.net_constant = 1;
+  return m;
+}
 
 /// The truth the fits must recover: sends 200 + 50 ln n, messages 2000 +
 /// 400000 / n bytes, B(n) = 4e7 + 6e5 n, V_comm 0.2, Net_Constant 1.7.

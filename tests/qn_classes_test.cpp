@@ -4,6 +4,7 @@
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/QueueingModel.hpp"
+#include "QnTestUtil.hpp"
 #include "TestUtil.hpp"
 
 #include <gtest/gtest.h>
@@ -12,20 +13,9 @@ using namespace perfcast;
 
 namespace {
 
-// 2 hosts of 8 cores at 9.6 Gflop/s, 125 MB/s links of 50 us, no loopback
-Platform two_nodes() { return load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json"); }
+Platform two_nodes() { return test::qn_two_nodes(); }
 
-QueueingModel plain_model()
-{
-  QueueingModel m;
-  m.sends = {CurveForm::Constant, 100, 0};
-  m.message_bytes = {CurveForm::Constant, 125000, 0}; // 1 ms on a 125 MB/s link
-  m.v_comp = 0.9;
-  m.v_comm = 0.1;
-  m.work_flops = 9.6e8; // 100 ms of one core in all
-  m.net_constant = 1;
-  return m;
-}
+QueueingModel plain_model() { return test::qn_plain_model(0.1, 9.6e8 /* 100 ms of one core in all */); }
 
 } // namespace
 

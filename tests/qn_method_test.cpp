@@ -18,9 +18,7 @@ using namespace perfcast;
 
 namespace {
 
-// 2 hosts of 8 cores at 9.6 Gflop/s, 1 Gbit/s links of 50 us, no loopback:
-// a host's messages to itself cross its own up and down links, as in SimGrid
-Platform two_nodes() { return load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json"); }
+Platform two_nodes() { return test::qn_two_nodes(); }
 
 double demand_of(const ClosedNetwork& net, const std::string& name)
 {
