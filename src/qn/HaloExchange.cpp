@@ -218,24 +218,4 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
   return std::nullopt;
 }
 
-nlohmann::json halo_to_json(const HaloExchange& h)
-{
-  return {{"dimensions", h.dimensions},
-          {"diagonals", h.diagonals},
-          {"messages_per_pair", h.messages_per_pair},
-          {"bytes", h.bytes},
-          {"exponent", h.exponent}};
-}
-
-HaloExchange halo_from_json(const nlohmann::json& j)
-{
-  HaloExchange h;
-  h.dimensions = j.at("dimensions").get<int>();
-  h.diagonals = j.at("diagonals").get<bool>();
-  h.messages_per_pair = j.at("messages_per_pair").get<double>();
-  h.bytes = j.at("bytes").get<double>();
-  h.exponent = j.at("exponent").get<double>();
-  return h;
-}
-
 } // namespace perfcast

@@ -47,8 +47,7 @@ GridTraffic halo_traffic(const HaloExchange& halo, int n);
 /// at least twice any edge, edges twice any corner). Nothing otherwise.
 std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs);
 
-nlohmann::json halo_to_json(const HaloExchange& halo);
-/// Reads halo_to_json's output; throws nlohmann::json exceptions on bad fields.
-HaloExchange halo_from_json(const nlohmann::json& j);
+// to_json/from_json by member name; from_json throws nlohmann::json exceptions on missing fields
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HaloExchange, dimensions, diagonals, messages_per_pair, bytes, exponent)
 
 } // namespace perfcast

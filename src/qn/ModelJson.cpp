@@ -75,9 +75,9 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
   if (m.hot_send_messages)
     j["hot_send_message_share"] = curve_json(*m.hot_send_messages);
   if (m.grid)
-    j["grid_exchange"] = grid_to_json(*m.grid);
+    j["grid_exchange"] = *m.grid;
   if (m.halo)
-    j["halo_exchange"] = halo_to_json(*m.halo);
+    j["halo_exchange"] = *m.halo;
   if (!m.size_mix.empty()) {
     nlohmann::json mix = nlohmann::json::array();
     for (const SizeShare& c : m.size_mix)
@@ -107,9 +107,9 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     if (j.contains("hot_send_message_share"))
       m.hot_send_messages = curve_from(j.at("hot_send_message_share"), path);
     if (j.contains("grid_exchange"))
-      m.grid = grid_from_json(j.at("grid_exchange"));
+      m.grid = j.at("grid_exchange").get<GridExchange>();
     if (j.contains("halo_exchange"))
-      m.halo = halo_from_json(j.at("halo_exchange"));
+      m.halo = j.at("halo_exchange").get<HaloExchange>();
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});

@@ -197,28 +197,4 @@ std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, 
   return {latency, bytes > 0 ? per_byte / bytes : 1 / smpi_bw_factor(envelope)};
 }
 
-nlohmann::json grid_to_json(const GridExchange& g)
-{
-  return {{"unit_stride_on_smaller", g.unit_stride_on_smaller},
-          {"messages_x", g.messages_x},
-          {"messages_y", g.messages_y},
-          {"bytes_x", g.bytes_x},
-          {"exponent_x", g.exponent_x},
-          {"bytes_y", g.bytes_y},
-          {"exponent_y", g.exponent_y}};
-}
-
-GridExchange grid_from_json(const nlohmann::json& j)
-{
-  GridExchange g;
-  g.unit_stride_on_smaller = j.at("unit_stride_on_smaller").get<bool>();
-  g.messages_x = j.at("messages_x").get<double>();
-  g.messages_y = j.at("messages_y").get<double>();
-  g.bytes_x = j.at("bytes_x").get<double>();
-  g.exponent_x = j.at("exponent_x").get<double>();
-  g.bytes_y = j.at("bytes_y").get<double>();
-  g.exponent_y = j.at("exponent_y").get<double>();
-  return g;
-}
-
 } // namespace perfcast

@@ -59,8 +59,8 @@ std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs);
 /// `mix` (one size when mix is empty); `envelope` bytes are added to each.
 std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope);
 
-nlohmann::json grid_to_json(const GridExchange& grid);
-/// Reads grid_to_json's output; throws nlohmann::json exceptions on bad fields.
-GridExchange grid_from_json(const nlohmann::json& j);
+// to_json/from_json by member name; from_json throws nlohmann::json exceptions on missing fields
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GridExchange, unit_stride_on_smaller, messages_x, messages_y, bytes_x, exponent_x,
+                                   bytes_y, exponent_y)
 
 } // namespace perfcast
