@@ -81,11 +81,11 @@ double pass(const std::string& path, bool direct, bool write, std::size_t blocks
   return static_cast<double>(blocks * kBlock) / t;
 }
 
-/// Flop per wall second of `cores` threads running the probe's mix while `during`
-/// runs on the calling thread (or for `seconds` when `during` is empty); the
-/// threads start before and stop after it. Returns (rate, seconds `during` took).
+/// Flop per wall second of `cores` threads running the probe's mix while
+/// `during` runs on the calling thread (the threads start before it and stop
+/// after it), and the seconds `during` took.
 template <typename F>
-std::pair<double, double> mix_rate_beside(int cores, double seconds, F&& during)
+std::pair<double, double> mix_rate_beside(int cores, F&& during)
 {
   std::atomic<bool> stop{false};
   std::vector<double> flops(static_cast<std::size_t>(cores), 0.0);
@@ -105,14 +105,9 @@ std::pair<double, double> mix_rate_beside(int cores, double seconds, F&& during)
       (void)sink;
       f = 2.0 * static_cast<double>(iterations);
     });
-  double took = 0;
-  if (seconds > 0) {
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-  } else {
-    double d0 = now_s();
-    during();
-    took = now_s() - d0;
-  }
+  double d0 = now_s();
+  during();
+  double took = now_s() - d0;
   stop = true;
   for (std::thread& t : threads)
     t.join();
@@ -166,11 +161,11 @@ std::vector<double> DiskSampler::sample()
     // the mix on every core alone, beside a direct write, and alone again (the
     // two alone around the write, so a drift of the machine's speed cancels):
     // the cores lost while the write ran, times its duration, over its bytes
-    auto nothing = [] {};
-    double alone0 = mix_rate_beside(cores_, 0.25, nothing).first;
+    auto idle = [] { std::this_thread::sleep_for(std::chrono::milliseconds(250)); };
+    double alone0 = mix_rate_beside(cores_, idle).first;
     double bytes = static_cast<double>(blocks_ * kBlock);
-    auto [beside, took] = mix_rate_beside(cores_, 0, [&] { pass(file_->path(), true, true, blocks_, buffer_.get()); });
-    double alone1 = mix_rate_beside(cores_, 0.25, nothing).first;
+    auto [beside, took] = mix_rate_beside(cores_, [&] { pass(file_->path(), true, true, blocks_, buffer_.get()); });
+    double alone1 = mix_rate_beside(cores_, idle).first;
     double alone = 0.5 * (alone0 + alone1);
     out.push_back(static_cast<double>(cores_) * (1 - beside / alone) * took / bytes);
   }
