@@ -13,7 +13,9 @@
 # refused. KERNELS.db comes from bench/phases_kernel_db.sh on this machine.
 # Writes OUTDIR/CODE/{small,target,predict.json,predict.txt} and
 # OUTDIR/phases_study.csv (code, phase, kernel, method, small sizes, target,
-# predicted and measured seconds per rank, error).
+# predicted and measured seconds per rank, error). Each small size runs
+# REPEAT (3) times and stands by its median run, the target TARGET_REPEAT
+# (REPEAT) times, measured alike (docs/phases.md: the machine's speed drifts).
 set -euo pipefail
 usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
 if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES MAX_SIZES COMMAND...: one locked piece
@@ -30,14 +32,14 @@ if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES
   echo "$piece: load before: $(uptime); runnable/total now: $(cut -d" " -f4 /proc/loadavg)" >&2
   if [ "$piece" = small ]; then
     # the series resumes from the sizes already in $dir/small
-    nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" --repeat "${REPEAT:-2}" \
+    nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" --repeat "${REPEAT:-3}" \
       --tolerance "${TOLERANCE:-0.05}" \
       --max-phases "$max_phases" -- "$@" > "$dir/run.txt" 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
     python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
       "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
     echo "target $(cat "$dir/target.txt")" >&2
   else
-    nice -n 1 "$perfcast" phases measure -o "$dir/target" --repeat "${TARGET_REPEAT:-1}" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
+    nice -n 1 "$perfcast" phases measure -o "$dir/target" --repeat "${TARGET_REPEAT:-${REPEAT:-3}}" --size "$(cat "$dir/target.txt")" -- "$@" > "$dir/measure.txt"
   fi
   echo "$piece: load after: $(uptime)" >&2
   exit 0
@@ -125,7 +127,7 @@ study() { # CODE LADDER MORE [MAX_PHASES]
     > "$dir/predict.json" || return 1
   # each repeat alone, an independent set of small runs: does the match stay?
   local k
-  for ((k = 1; k <= ${REPEAT:-2}; k++)); do
+  for ((k = 1; k <= ${REPEAT:-3}; k++)); do
     "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" \
       --run "$k" --json > "$dir/predict-run-$k.json" || return 1
   done

@@ -59,10 +59,15 @@ TEST(KernelModel, NoisyTimesArePooledSoTheModelNeverFalls) {
   EXPECT_NEAR(f.size_for(std::sqrt(7.5)), 20, 1e-6);
 }
 
-TEST(KernelModel, RepeatedSizesAreAveraged) {
+TEST(KernelModel, RepeatedSizesStandByTheirMedian) {
+  // two runs: the mean of the middle two, (1 + 3) / 2
   const KernelModel f("rep", {{10, 1}, {10, 3}, {20, 4}});
   ASSERT_EQ(f.points().size(), 2u);
   EXPECT_DOUBLE_EQ(f.points()[0].seconds, 2);
+  // three runs, one of them slow: the middle one, 1.1 (the mean would be 2.4)
+  const KernelModel g("rep3", {{10, 5}, {10, 1}, {10, 1.1}, {20, 4}});
+  ASSERT_EQ(g.points().size(), 2u);
+  EXPECT_DOUBLE_EQ(g.points()[0].seconds, 1.1);
 }
 
 TEST(KernelModel, RejectsWhatCannotBeInverted) {
@@ -90,6 +95,38 @@ TEST(PhaseMatching, AKernelOfTheSameOrderMatchesExactly) {
   EXPECT_NEAR(m.abs_am, 0, 1e-9);
   EXPECT_NEAR(m.rmse, 0, 1e-9);
   EXPECT_NEAR(predict_phase_seconds(m, f, 150), c * 150 * 150 * 150, 1e-9 * c * 150 * 150 * 150);
+}
+
+TEST(PhaseMatching, AKernelUsedPastItsMeasuredRangeIsRefused) {
+  // t = n^3 against f = K^3 measured at K = 10, 20, 40, 80: sF = 1, the
+  // target S maps to K = S. The last segment is 40 -> 80, so the model is
+  // supported to 80 * 2 = 160: S = 150 is in range, S = 170 is not, and the
+  // cascade refuses the kernel there however well it matches (AbsAM = 0).
+  std::vector<PhaseSample> runs;
+  for (double n : {40.0, 48.0, 56.0, 64.0, 72.0}) runs.push_back({n, n * n * n});
+  const KernelModel narrow = power_kernel("cube", 1, 3);
+  EXPECT_DOUBLE_EQ(narrow.supported_max_size(), 160);
+  const MatchStats inside = match_phase(runs, narrow, 150);
+  EXPECT_NEAR(inside.kernel_size, 150, 1e-9);
+  EXPECT_TRUE(inside.in_range);
+  EXPECT_EQ(select_kernel({inside}).chosen, 0);
+  const MatchStats past = match_phase(runs, narrow, 170);
+  EXPECT_NEAR(past.kernel_size, 170, 1e-9);
+  EXPECT_DOUBLE_EQ(past.supported_max, 160);
+  EXPECT_FALSE(past.in_range);
+  EXPECT_NEAR(past.abs_am, 0, 1e-9); // a perfect match, refused all the same
+  const Selection alone = select_kernel({past});
+  EXPECT_EQ(alone.chosen, -1);
+  EXPECT_FALSE(alone.standings[0].eligible);
+  EXPECT_NE(alone.reason.find("refused beyond the sizes measured"), std::string::npos) << alone.reason;
+  EXPECT_NE(alone.reason.find("cube at 170, past 160"), std::string::npos) << alone.reason;
+  // A kernel of the same law measured further (to 640, supported to 1280) takes the phase.
+  std::vector<KernelPoint> pts;
+  for (double k : {10.0, 40.0, 160.0, 640.0}) pts.push_back({k, k * k * k});
+  const KernelModel wide("cube-wide", pts);
+  const Selection both = select_kernel({past, match_phase(runs, wide, 170)});
+  EXPECT_EQ(both.chosen, 1);
+  EXPECT_NE(both.reason.find("cube at 170"), std::string::npos) << both.reason;
 }
 
 TEST(PhaseMatching, StatisticsOfAMismatchedKernelByHand) {

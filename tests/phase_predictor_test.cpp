@@ -67,6 +67,26 @@ TEST(PhasePredictor, OwnFitAnswersWhenNoKernelFollowsThePhase) {
   EXPECT_FALSE(f.phases[0].why.empty());
 }
 
+TEST(PhasePredictor, AKernelPastItsMeasuredRangeGivesWayToTheOwnFit) {
+  // A = 2e-6 n^3 against cube = 1e-8 K^3 measured at 10, 30, 100, 300: sF =
+  // (1e-8 / 2e-6)^(1/3) = 0.171, so S = 144 maps to K = 842 and S = 200 to
+  // 1170; the model is supported to 300 * 300 / 100 = 900. At 144 the kernel
+  // answers; at 200 it is refused and the phase's own fit (exact, e = 3) does.
+  std::vector<KernelPoint> pts;
+  for (double k : {10.0, 30.0, 100.0, 300.0}) pts.push_back({k, 1e-8 * k * k * k});
+  const std::vector<KernelModel> narrow = {KernelModel("cube", pts)};
+  const RunForecast in_range = predict_run(small_runs(), {"A"}, narrow, 144);
+  EXPECT_EQ(in_range.phases[0].method, "kernel");
+  const RunForecast past = predict_run(small_runs(), {"A"}, narrow, 200);
+  const PhaseForecast& a = past.phases[0];
+  EXPECT_EQ(a.selection.chosen, -1);
+  EXPECT_FALSE(a.kernel_s.has_value());
+  EXPECT_EQ(a.method, "own-fit");
+  EXPECT_NEAR(a.predicted_s, phase_a(200), 1e-6 * phase_a(200));
+  EXPECT_NE(a.why.find("refused beyond the sizes measured"), std::string::npos) << a.why;
+  EXPECT_NEAR(a.candidates[0].kernel_size, 200 / std::cbrt(1e-8 / 2e-6), 1e-6);
+}
+
 TEST(PhasePredictor, WarnsFarBeyondTheSmallRuns) {
   // 400 is 5.6x the largest small size (72): beyond the 4x that is supported.
   const RunForecast f = predict_run(small_runs(), {"A", "B"}, kernels(), 400);

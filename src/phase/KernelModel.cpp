@@ -9,17 +9,20 @@
 namespace perfcast::phase {
 namespace {
 
-/// Means of repeated sizes, sorted by size.
+/// Medians of repeated sizes (the mean of the middle two for an even
+/// count), sorted by size: the machine's speed drifts between runs, and the
+/// small runs of a phase stand by their median as well (PhaseRunner).
 std::vector<KernelPoint> merge_repeats(std::vector<KernelPoint> points) {
-  std::stable_sort(points.begin(), points.end(),
-                   [](const KernelPoint& a, const KernelPoint& b) { return a.size < b.size; });
+  std::stable_sort(points.begin(), points.end(), [](const KernelPoint& a, const KernelPoint& b) {
+    return a.size != b.size ? a.size < b.size : a.seconds < b.seconds;
+  });
   std::vector<KernelPoint> merged;
   std::size_t i = 0;
   while (i < points.size()) {
     std::size_t j = i;
-    double sum = 0;
-    while (j < points.size() && points[j].size == points[i].size) sum += points[j++].seconds;
-    merged.push_back({points[i].size, sum / static_cast<double>(j - i)});
+    while (j < points.size() && points[j].size == points[i].size) ++j;
+    const std::size_t n = j - i, mid = i + n / 2;
+    merged.push_back({points[i].size, n % 2 == 1 ? points[mid].seconds : (points[mid - 1].seconds + points[mid].seconds) / 2});
     i = j;
   }
   return merged;

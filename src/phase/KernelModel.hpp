@@ -42,6 +42,11 @@ public:
   const std::vector<KernelPoint>& points() const { return points_; }
   double min_size() const { return points_.front().size; }
   double max_size() const { return points_.back().size; }
+  /// The largest size the model answers for from measurements: the largest
+  /// measured size carried one end segment further (times the ratio of the
+  /// last two measured sizes, the ladder's own spacing). Beyond it the model
+  /// is nothing but the end segment's power law.
+  double supported_max_size() const { return max_size() * max_size() / points_[points_.size() - 2].size; }
 
 private:
   double log_time_at(double log_size) const;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <numeric>
 
 namespace perfcast::phase {
@@ -69,6 +70,9 @@ MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& 
   m.abs_am = std::abs(sum / n);
   m.rmse = std::sqrt(sum_sq / n);
   m.std_dev = sample_sd(m.errors);
+  m.kernel_size = target_size / m.av_sf;
+  m.supported_max = kernel.supported_max_size();
+  m.in_range = m.kernel_size <= m.supported_max;
   return m;
 }
 
@@ -76,13 +80,21 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
   Selection sel;
   sel.standings.resize(candidates.size());
   std::vector<int> eligible;
+  std::vector<std::string> beyond; // passed the thresholds, refused for their range
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const MatchStats& c = candidates[i];
-    sel.standings[i].eligible = c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max;
+    const bool fits = c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max;
+    sel.standings[i].eligible = fits && c.in_range;
     if (sel.standings[i].eligible) eligible.push_back(static_cast<int>(i));
+    if (fits && !c.in_range)
+      beyond.push_back(fmt::format("{} at {:.4g}, past {:.4g}", c.kernel, c.kernel_size, c.supported_max));
   }
+  const std::string refused =
+      beyond.empty() ? ""
+                     : fmt::format("; refused beyond the sizes measured (one end segment on): {}", fmt::join(beyond, "; "));
   if (eligible.empty()) {
-    sel.reason = fmt::format("no kernel has AbsAM < {} and PredDev < {}", rule.abs_am_max, rule.pred_dev_max);
+    sel.reason = fmt::format("no kernel has AbsAM < {} and PredDev < {} within its measured range{}",
+                             rule.abs_am_max, rule.pred_dev_max, refused);
     return sel;
   }
   // Rank the eligible by one statistic, ties by kernel name.
@@ -123,7 +135,8 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
                            candidates[sel.chosen].kernel, s.rmse_rank, s.std_dev_rank, s.sf_cv_rank,
                            eligible.size(),
                            any_in_all ? fmt::format(", in the top {} of all three", rule.top)
-                                      : fmt::format("; no kernel is in the top {} of all three", rule.top));
+                                      : fmt::format("; no kernel is in the top {} of all three", rule.top)) +
+               refused;
   return sel;
 }
 

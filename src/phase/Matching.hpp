@@ -41,13 +41,21 @@ struct MatchStats {
   double abs_am = 0;
   double rmse = 0;
   double std_dev = 0;
+  double kernel_size = 0;   ///< S / avSF: the kernel size the target maps to
+  double supported_max = 0; ///< the kernel model's supported_max_size()
+  bool in_range = true;     ///< kernel_size <= supported_max: only then can the cascade choose it
 };
 
 /// Table IV's statistics of `kernel` against a phase's small runs (at least
 /// two, distinct sizes), for the target size `target_size`.
 MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size);
 
-/// Thresholds of the selection cascade (Figure 4 and Table III).
+/// Thresholds of the selection cascade (Figure 4 and Table III). Beyond the
+/// paper, a kernel whose model would be used past what was measured (the
+/// target maps beyond its supported_max_size()) is not eligible either: its
+/// prediction would be its end segment's power law, a two-point
+/// extrapolation, not a measured kernel (miniFE's cg_solve matched ptran at
+/// 13x its largest measured order).
 struct CascadeRule {
   double abs_am_max = 0.5;   ///< AbsAM must stay below this
   double pred_dev_max = 0.5; ///< PredDev must stay below this
@@ -56,7 +64,7 @@ struct CascadeRule {
 
 /// A candidate's standing in the cascade.
 struct Standing {
-  bool eligible = false; ///< passed both thresholds
+  bool eligible = false; ///< passed both thresholds and the kernel's measured range
   int rmse_rank = 0;     ///< 1-based among the eligible; 0 when not eligible
   int std_dev_rank = 0;
   int sf_cv_rank = 0;

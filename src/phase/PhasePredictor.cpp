@@ -54,11 +54,6 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
       for (std::size_t i = 0; i < n.size(); ++i) kept.push_back({n[i], t[i]});
       return predict_phase_seconds(match_phase(kept, k, x), k, x);
     });
-    if (target / f.candidates[f.selection.chosen].av_sf > kSupportedReach * k.max_size())
-      warnings.push_back(fmt::format("phase {}: kernel {} is used at size {:.4g}, more than {}x its largest "
-                                     "measured size {:.4g}",
-                                     name, k.name(), target / f.candidates[f.selection.chosen].av_sf,
-                                     kSupportedReach, k.max_size()));
   }
   std::optional<ScalingModel> own;
   try {

@@ -29,7 +29,7 @@ struct PhaseRunOptions {
   bool force = false; ///< replace a directory perfcast did not write
   std::string clock = "own"; ///< the sampler's clock: "own", "wall" or "cpu" (tools/profiler/sampler.c)
   int hz = kDefaultProfileHz; ///< samples per second asked of the sampler
-  int repeat = 1; ///< runs per size; the one with the fewest sampled seconds per rank is kept
+  int repeat = 1; ///< runs per size; the median run by sampled seconds per rank is kept (see SizeRecord)
 };
 
 /// One of the repeated runs of a size.
@@ -47,10 +47,21 @@ struct SizeRecord {
   int status = 0;
   double wall_s = 0;
   std::string dir; ///< relative to the series' directory: the run kept
+  /// The runs whose profiles are averaged for the size: the median run by
+  /// sampled seconds per rank, or the two middle ones of an even count
+  /// (empty when `dir` alone is the size, as in series before session 11).
+  std::vector<std::string> dirs;
   std::vector<RepeatRecord> runs; ///< every run of the size (empty in series written before --repeat)
   /// (largest - smallest) / smallest sampled seconds per rank over the runs.
   double spread() const;
 };
+
+/// Which of a size's runs stand for it: the index of the median run by
+/// sampled seconds per rank, or the two middle ones (faster first) for an
+/// even count. On a virtual machine whose speed drifts by up to 30% on
+/// identical work, the fastest run is a fast moment of the host, not a
+/// quieter machine; the median drops one run off in either direction.
+std::vector<std::size_t> median_runs(const std::vector<RepeatRecord>& runs);
 
 /// The record with its `dir` set to its k-th run (1-based; throws Error when
 /// the size has fewer runs).
@@ -62,6 +73,10 @@ struct PhaseRunLog {
   std::vector<SizeRecord> sizes;
   double converged_at = 0;   ///< C, 0 while not converged
   std::vector<double> used;  ///< the sizes after C the prediction uses
+  /// The phases chosen at C whose shares held at the next size: the ones the
+  /// prediction uses (empty in series written before session 11, which
+  /// found the phases anew at the first used size).
+  std::vector<std::string> phases;
 };
 
 /// The sampling profiler library: $PERFCAST_PROFILER_LIB, else beside the

@@ -121,4 +121,17 @@ bool phases_converged(const PhaseSet& smaller, const PhaseSet& larger, double to
   return true;
 }
 
+PhaseSet same_phases_in(const PhaseSet& chosen, const std::vector<std::string>& names,
+                        const std::vector<StackSample>& samples) {
+  const std::vector<FunctionShare> shares = function_shares(names, samples);
+  PhaseSet out;
+  for (const std::string& phase : chosen.phases) {
+    const auto it = std::find_if(shares.begin(), shares.end(), [&](const FunctionShare& f) { return f.name == phase; });
+    out.phases.push_back(phase);
+    out.shares.push_back(it == shares.end() ? 0.0 : it->inclusive);
+    out.coverage += out.shares.back();
+  }
+  return out;
+}
+
 } // namespace perfcast::phase

@@ -51,4 +51,13 @@ MergedProfile merge_ranks(double size, const std::vector<profile::FunctionProfil
 /// same phases (by name) and every share within `tolerance` (absolute).
 bool phases_converged(const PhaseSet& smaller, const PhaseSet& larger, double tolerance);
 
+/// The functions of `chosen` (in its order) with the inclusive shares they
+/// hold in another profile, 0 for one it does not hold; `coverage` is their
+/// sum. The series judges convergence on the set chosen at one size and its
+/// shares at the next (docs/phases.md): the set found anew at every size
+/// flips between nested near-ties (hpcc's HPL_main > HPL_pdgesv > HPL_dgemm)
+/// on a point of sampling noise while every function's share holds still.
+PhaseSet same_phases_in(const PhaseSet& chosen, const std::vector<std::string>& names,
+                        const std::vector<StackSample>& samples);
+
 } // namespace perfcast::phase

@@ -26,7 +26,7 @@ struct PhasesRunArgs {
   bool force = false;
   std::string clock = "own";
   int hz = phase::kDefaultProfileHz;
-  int repeat = 1;
+  int repeat = 3; ///< a median of three drops one run the host's drift took off either way
 };
 
 struct PhasesMeasureArgs {
@@ -64,8 +64,9 @@ int run_phases_run(const PhasesRunArgs& a) {
   });
   std::cout << fmt::format("converged at size {:g}; sizes for the prediction: {}\n", log.converged_at,
                            fmt::join(log.used, ", "));
+  // the phases chosen at C, with their shares at the largest size
   const phase::MergedProfile m = phase::load_size_profile(a.dir, log.sizes.back());
-  const phase::PhaseSet p = phase::find_phases(m.names, m.stacks, o.rule);
+  const phase::PhaseSet p = phase::same_phases_in({log.phases, {}, 0}, m.names, m.stacks);
   for (std::size_t i = 0; i < p.phases.size(); ++i)
     std::cout << fmt::format("phase {}: {:.1f}% of the run at size {:g}\n", p.phases[i], 100 * p.shares[i], m.size);
   return 0;
@@ -157,7 +158,9 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   rule.threshold = a.threshold;
   rule.max_phases = a.max_phases;
   std::vector<phase::SizeRun> runs;
-  std::vector<std::string> phases;
+  // the phases the series converged on; a series written before they were
+  // kept finds them at its first used size
+  std::vector<std::string> phases = log.phases;
   std::vector<double> spreads; // of the repeated runs of each small size
   for (double size : log.used)
     for (const phase::SizeRecord& r : log.sizes)
@@ -188,7 +191,9 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         const phase::MatchStats& c = p.candidates[i];
         cands.push_back({{"kernel", c.kernel}, {"abs_am", c.abs_am}, {"rmse", c.rmse}, {"std_dev", c.std_dev},
                          {"sf_cv", c.sf_cv}, {"av_sf", c.av_sf}, {"sf_at_size", c.sf_at_target},
-                         {"pred_dev", c.pred_dev}, {"eligible", p.selection.standings[i].eligible}});
+                         {"pred_dev", c.pred_dev}, {"kernel_size", c.kernel_size},
+                         {"supported_max_size", c.supported_max}, {"in_range", c.in_range},
+                         {"eligible", p.selection.standings[i].eligible}});
       }
       ph.push_back({{"name", p.name},
                     {"kernel", p.selection.chosen >= 0 ? nlohmann::json(p.candidates[p.selection.chosen].kernel)
@@ -221,12 +226,16 @@ int run_phases_predict(const PhasesPredictArgs& a) {
     std::cout << fmt::format("spread of the repeated runs per small size: {}\n", fmt::join(spread_text, ", "));
     for (const phase::PhaseForecast& p : f.phases) {
       std::cout << fmt::format("phase {} (small sizes {}):\n", p.name, fmt::join(log.used, ", "));
-      std::cout << fmt::format("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7}\n", "kernel", "AbsAM", "RMSE",
-                               "StdDev", "sFCV", "avSF", "SF_size", "PredDev");
+      // K_size: the kernel size the target maps to (S / avSF); past the kernel's measured range (its largest
+      // size, one end segment on) the kernel is refused
+      std::cout << fmt::format("  {:<12} {:>7} {:>7} {:>7} {:>7} {:>9} {:>9} {:>7} {:>9}\n", "kernel", "AbsAM", "RMSE",
+                               "StdDev", "sFCV", "avSF", "SF_size", "PredDev", "K_size");
       for (std::size_t i = 0; i < p.candidates.size(); ++i) {
         const phase::MatchStats& c = p.candidates[i];
-        std::cout << fmt::format("  {:<12} {:7.3f} {:7.3f} {:7.3f} {:7.3f} {:9.4g} {:9.4g} {:7.3f}{}\n", c.kernel,
-                                 c.abs_am, c.rmse, c.std_dev, c.sf_cv, c.av_sf, c.sf_at_target, c.pred_dev,
+        std::cout << fmt::format("  {:<12} {:7.3f} {:7.3f} {:7.3f} {:7.3f} {:9.4g} {:9.4g} {:7.3f} {:9.4g}{}{}\n",
+                                 c.kernel, c.abs_am, c.rmse, c.std_dev, c.sf_cv, c.av_sf, c.sf_at_target, c.pred_dev,
+                                 c.kernel_size,
+                                 c.in_range ? "" : fmt::format("  beyond range (supported to {:.4g})", c.supported_max),
                                  static_cast<int>(i) == p.selection.chosen ? "  <- chosen" : "");
       }
       std::cout << fmt::format("  cascade: {}\n", p.selection.reason);
@@ -279,7 +288,8 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   run->add_option("--hz", r->hz, "samples per second asked (CPU-time timers deliver about 280 here)")
       ->capture_default_str()->check(CLI::Range(10, 10000));
   run->add_option("--repeat", r->repeat,
-                  "runs per size; the one with the fewest sampled seconds is kept, the spread recorded in phases.json")
+                  "runs per size; the median by sampled seconds stands for the size (the mean of the middle two for an "
+                  "even count), the spread recorded in phases.json")
       ->capture_default_str()->check(CLI::Range(1, 100));
   run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();
   out.push_back({run, [r] { return run_phases_run(*r); }});
@@ -291,7 +301,7 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   measure->add_option("--clock", m->clock, "sampling clock (as for phases run)")
       ->capture_default_str()->check(CLI::IsMember({"own", "wall", "cpu"}));
   measure->add_option("--hz", m->hz, "samples per second asked")->capture_default_str()->check(CLI::Range(10, 10000));
-  measure->add_option("--repeat", m->repeat, "runs; the one with the fewest sampled seconds is kept")
+  measure->add_option("--repeat", m->repeat, "runs; the median by sampled seconds stands for the size")
       ->capture_default_str()->check(CLI::Range(1, 100));
   measure->add_flag("--force", m->force, "use a directory that holds other files");
   measure->add_option("command", m->command, "the command after --, with {size} where the size goes")->required();
@@ -302,8 +312,8 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   predict->add_option("dir", p->dir, "directory written by perfcast phases run")->required();
   predict->add_option("--size", p->size, "target input size")->required();
   predict->add_option("--kernels", p->kernels, "kernel database of this machine and process count (perfcast kernels build)")->required();
-  predict->add_option("--threshold", p->threshold, "share of the run the phases must hold")->capture_default_str()->check(CLI::Range(0.01, 1.0));
-  predict->add_option("--max-phases", p->max_phases, "most phases")->capture_default_str()->check(CLI::Range(1, 8));
+  predict->add_option("--threshold", p->threshold, "share of the run the phases must hold (series written before the phases were kept in phases.json)")->capture_default_str()->check(CLI::Range(0.01, 1.0));
+  predict->add_option("--max-phases", p->max_phases, "most phases (series written before the phases were kept in phases.json)")->capture_default_str()->check(CLI::Range(1, 8));
   predict->add_option("--measured", p->measured,
                       "directory of the run at the target size (perfcast phases measure): errors per phase and overall");
   predict->add_option("--svg", p->svg, "write measured and predicted times against size as SVG");

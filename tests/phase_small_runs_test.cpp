@@ -1,0 +1,79 @@
+// The small runs (src/phase/SmallRuns, PhaseRunner): convergence judged by
+// the shares, at the next size, of the phases chosen at one size, on
+// synthetic profiles whose phase set flips between nested near-ties; and
+// which of a size's repeated runs stand for it (the median).
+#include "phase/PhaseFinder.hpp"
+#include "phase/PhaseRunner.hpp"
+#include "phase/SmallRuns.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace perfcast::phase;
+
+namespace {
+
+// main calls solve (a driver that also works itself) and other; solve calls
+// kernel. 100 samples: kernel `k` under solve, solve alone `s - k`, other
+// the rest. main is the spine (all its samples go through callees).
+const std::vector<std::string> kNames = {"main", "solve", "kernel", "other"};
+std::vector<StackSample> run(double kernel, double solve) {
+  return {{{0, 1, 2}, kernel}, {{0, 1}, solve - kernel}, {{0, 3}, 100 - solve}};
+}
+
+} // namespace
+
+TEST(SmallRuns, SameFunctionsGiveTheirSharesInAnotherProfile) {
+  // kernel holds 69.5 of 100 samples, solve 75.5; a name the profile lacks holds 0.
+  const PhaseSet chosen{{"kernel", "missing"}, {0.71, 0.1}, 0.81};
+  const PhaseSet p = same_phases_in(chosen, kNames, run(69.5, 75.5));
+  ASSERT_EQ(p.phases, chosen.phases);
+  EXPECT_DOUBLE_EQ(p.shares[0], 0.695);
+  EXPECT_DOUBLE_EQ(p.shares[1], 0.0);
+  EXPECT_DOUBLE_EQ(p.coverage, 0.695);
+}
+
+TEST(SmallRuns, ANestedNearTieThatFlipsConvergesOnTheSetChosenFirst) {
+  // Size 1: kernel 71%, solve 75%: the tightest single function above 70% is
+  // kernel. Size 2 (a point of sampling noise): kernel 69.5%, solve 75.5%:
+  // kernel is under 70%, so the finder now picks solve. Found anew at each
+  // size the sets differ and never converge; kernel's own share moved by
+  // 0.015, inside the tolerance 0.05, so the series converges on {kernel}.
+  const PhaseSet first = find_phases(kNames, run(71, 75));
+  const PhaseSet second = find_phases(kNames, run(69.5, 75.5));
+  ASSERT_EQ(first.phases, std::vector<std::string>{"kernel"});
+  ASSERT_EQ(second.phases, std::vector<std::string>{"solve"});
+  EXPECT_FALSE(phases_converged(first, second, 0.05));
+  const PhaseSet same = same_phases_in(first, kNames, run(69.5, 75.5));
+  EXPECT_NEAR(same.shares[0], 0.695, 1e-12);
+  EXPECT_TRUE(phases_converged(first, same, 0.05));
+}
+
+TEST(SmallRuns, ARealChangeOfSharesDoesNotConverge) {
+  // Size 2: kernel falls from 71% to 60% while solve rises to 80%: the set
+  // chosen at size 1 ({kernel}) moved by 0.11 > 0.05: not converged, and
+  // the next comparison starts from the set chosen at size 2 ({solve}).
+  const PhaseSet first = find_phases(kNames, run(71, 75));
+  const PhaseSet same = same_phases_in(first, kNames, run(60, 80));
+  EXPECT_NEAR(same.shares[0], 0.60, 1e-12);
+  EXPECT_FALSE(phases_converged(first, same, 0.05));
+  // A phase that vanishes at the next size (share 0) does not converge either.
+  const PhaseSet gone = same_phases_in(first, kNames, {{{0, 3}, 100}});
+  EXPECT_FALSE(phases_converged(first, gone, 0.05));
+}
+
+TEST(SmallRuns, TheMedianRunStandsForASize) {
+  auto runs = [](std::vector<double> seconds) {
+    std::vector<RepeatRecord> out;
+    for (double s : seconds) out.push_back({s + 0.3, s, "", {}, {}});
+    return out;
+  };
+  // one run: itself; three: the middle one by sampled seconds (4.0 < 5.0 < 9.0: the first run, 5.0),
+  // whichever way the others are off
+  EXPECT_EQ(median_runs(runs({7.0})), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(median_runs(runs({5.0, 4.0, 9.0})), (std::vector<std::size_t>{0}));
+  EXPECT_EQ(median_runs(runs({5.0, 1.0, 4.9})), (std::vector<std::size_t>{2}));
+  // an even count: the two middle ones, faster first (1 < 2 < 3 < 4: the runs holding 2 and 3)
+  EXPECT_EQ(median_runs(runs({6.7, 7.6})), (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(median_runs(runs({4.0, 3.0, 2.0, 1.0})), (std::vector<std::size_t>{2, 1}));
+  EXPECT_TRUE(median_runs({}).empty());
+}
