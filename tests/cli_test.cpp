@@ -168,6 +168,44 @@ TEST(Cli, FitPredictCompareOnBundledRuns)
   EXPECT_EQ(x["accuracy"][0]["predicted_s"].size(), x["tested"].size());
 }
 
+TEST(Cli, FitFollowsRecordedWorkUnlessConstantWorkIsAsked)
+{
+  // Replays at 1, 2, 4 and 8 processes on two 8-core 9.6 Gflop/s nodes whose
+  // recorded work grows as W (1 + n) / 2 (work replicated per process, as
+  // HPL's polling or CoMD's ghost cells): `fit qn` follows it by default
+  // (session 11), `--constant-work` keeps W constant as the paper, and the
+  // old `--work-growth` is accepted but cannot be combined with it
+  test::TempDir dir;
+  std::string platform = examples() + "/platforms/table1-2nodes.json";
+  std::string runs;
+  for (int n : {1, 2, 4, 8}) {
+    double work = 1e10 * (1 + n) / 2.0, rank_compute = work / n / 9.6e9;
+    nlohmann::json ranks = nlohmann::json::array();
+    for (int r = 0; r < n; ++r) {
+      double comm = n > 1 ? 0.005 : 0;
+      ranks.push_back({{"host", fmt::format("e5620-{}", r % 2)}, {"compute_s", rank_compute}, {"wait_s", comm},
+                       {"communicate_s", comm}, {"messages_sent", n > 1 ? 10 : 0}, {"bytes_sent", n > 1 ? 1e5 : 0}});
+    }
+    nlohmann::json doc = {{"makespan_s", rank_compute + (n > 1 ? 0.01 : 0)}, {"ranks", ranks}};
+    runs += " " + dir.file(fmt::format("run-{}.json", n), doc.dump());
+  }
+  auto growth_of = [&](const std::string& flags) {
+    std::string model = dir.path() + "/m.json";
+    auto r = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + model + " --force " + flags);
+    EXPECT_EQ(r.status, 0) << r.output;
+    std::ifstream in(model);
+    return nlohmann::json::parse(in).value("work_growth", nlohmann::json());
+  };
+  nlohmann::json by_default = growth_of("");
+  ASSERT_TRUE(by_default.is_object()) << by_default.dump();
+  EXPECT_EQ(by_default["form"], "linear");
+  EXPECT_TRUE(growth_of("--constant-work").is_null());
+  EXPECT_EQ(growth_of("--work-growth"), by_default);
+  auto both = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + dir.path() +
+                                 "/x.json --work-growth --constant-work");
+  EXPECT_NE(both.status, 0);
+}
+
 TEST(Cli, ModelBadInputIsNamed)
 {
   test::TempDir dir;

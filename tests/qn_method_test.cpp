@@ -316,10 +316,10 @@ TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
   // computation: the work grows with n. Truth: W(n) = W (1 + n) / 2, work
   // replicated per process (g(1) = 1, g(64) = 32.5). The runs at 1, 2, 4 and
   // 8 processes list each host's compute seconds, W(n) / n per rank at 9.6
-  // Gflop/s; with --work-growth the fit picks a + b n by leave-one-out (the
-  // recorded work is exactly linear), W and Net_Constant come out exact, and
-  // so does the run at 64. With W constant (the default, the paper's) the fit
-  // cannot follow it
+  // Gflop/s; the fit (by default since session 11, `--work-growth`) picks
+  // a + b n by leave-one-out (the recorded work is exactly linear), W and
+  // Net_Constant come out exact, and so does the run at 64. With W constant
+  // (`--constant-work`, the paper's) the fit cannot follow it
   Platform p = two_nodes();
   QueueingModel truth = test::qn_truth_model(5e10);
   truth.work_growth = Curve{CurveForm::Linear, 0.5, 0.5};
@@ -340,7 +340,12 @@ TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
   HostCounts big{{0, 32}, {1, 32}};
   double want = predict_run_time(truth, p, big).time_s;
   EXPECT_NEAR(predict_run_time(fit, p, big).time_s / want, 1, 1e-3);
-  QueueingModel flat = fit_queueing_model(train, p); // the default
+  QueueingModel by_default = fit_queueing_model(train, p);
+  ASSERT_TRUE(by_default.work_growth.has_value());
+  EXPECT_NEAR((*by_default.work_growth)(64), 32.5, 1e-6);
+  ModelVariant constant;
+  constant.work_growth = false;
+  QueueingModel flat = fit_queueing_model(train, p, constant);
   EXPECT_FALSE(flat.work_growth.has_value());
   EXPECT_LT(predict_run_time(flat, p, big).time_s / want, 0.8);
   // work that does not grow keeps W constant

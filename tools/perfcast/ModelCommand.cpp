@@ -34,7 +34,8 @@ struct ModelArgs {
   bool json = false;
   bool paper = false;
   bool single_class = false;
-  bool work_growth = false;
+  bool work_growth = false; // accepted for older scripts: the default since session 11
+  bool constant_work = false;
   bool force = false;
   std::vector<std::string> host_map;
 };
@@ -59,7 +60,10 @@ int run_fit(const ModelArgs& a)
   ModelVariant variant = a.paper ? ModelVariant::paper() : ModelVariant{};
   if (a.single_class)
     variant.node_classes = false;
-  variant.work_growth = a.work_growth;
+  if (a.constant_work)
+    variant.work_growth = false;
+  else if (a.work_growth)
+    variant.work_growth = true;
   QueueingModel model = fit_queueing_model(runs, platform, variant);
   model.reliability = assess_reliability(runs, platform, variant);
   model.provenance["platform"] = a.platform;
@@ -329,9 +333,12 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
                    "time (default: a class per node, duplex NIC and route latency)");
   fit_qn->add_flag("--single-class", margs->single_class,
                    "one class of customers over every node, as the paper (perfcast's other refinements stay on)");
+  fit_qn->add_flag("--constant-work", margs->constant_work,
+                   "W constant, as the paper (default: W(n) from the runs' recorded work, constant, a + b n or "
+                   "a + b ln n by leave-one-out)");
   fit_qn->add_flag("--work-growth", margs->work_growth,
-                   "W(n) from the runs' recorded work (constant, a + b n or a + b ln n by leave-one-out; default: W "
-                   "constant, as the paper)");
+                   "W(n) from the runs' recorded work (the default; also with --paper)")
+      ->excludes("--constant-work");
   fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 
