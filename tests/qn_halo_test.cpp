@@ -21,7 +21,7 @@ constexpr double kSide = 60; // values along each side of the global cube
 // corners. A boundary crossed along the axes in S carries the subdomain's
 // extent along the other axes: kSide / p_i each (a face two of them, an edge
 // one, a corner none), 8 bytes a value.
-MeasuredRun cartesian_run(int n, bool diagonals, int dimensions = 3)
+MeasuredRun cartesian_run(int n, bool diagonals, int dimensions = 3, bool periodic = false, bool to_itself = true)
 {
   std::vector<int> dims = balanced_dims(n, dimensions);
   dims.resize(3, 1);
@@ -44,6 +44,17 @@ MeasuredRun cartesian_run(int n, bool diagonals, int dimensions = 3)
             moved += off[static_cast<std::size_t>(i)] != 0;
             if (off[static_cast<std::size_t>(i)] == 0)
               size *= kSide / dims[static_cast<std::size_t>(i)];
+          }
+          if (periodic && moved == 1) { // the ends meet: every face is crossed, one message list per face
+            inside = true;
+            for (int i = 0; i < 3; ++i) {
+              auto a = static_cast<std::size_t>(i);
+              to[a] = (to[a] + dims[a]) % dims[a];
+              inside = inside && (i >= dimensions ? off[a] == 0 : true);
+            }
+            bool self = to == at;
+            if (!inside || (self && !to_itself))
+              continue;
           }
           if (moved == 0 || !inside || (!diagonals && moved > 1))
             continue;
@@ -156,4 +167,89 @@ TEST(QnHalo, AllToAllChainsAndTwoDimensionalGridsAreTold)
   EXPECT_FALSE(flat->diagonals);
   // one run cannot tell
   EXPECT_FALSE(find_halo_exchange({cartesian_run(8, false)}).has_value());
+}
+
+TEST(QnHalo, PeriodicRingIsFoundAndCountsACutPlanePerRank)
+{
+  // a ring of 2, 4, 8 ranks: every rank sends kPairMessages across each of
+  // its two faces (at 2 both to its one partner); on 4 and 8 the ends
+  // exchange, which no chain does. At 64 (never fitted) by hand: 64 ranks x
+  // 2 faces x 50 = 6,400 messages, 100 a rank, each face 60 x 60 values of 8 bytes
+  std::vector<MeasuredRun> runs{cartesian_run(2, false, 1, true), cartesian_run(4, false, 1, true),
+                                cartesian_run(8, false, 1, true)};
+  auto halo = find_halo_exchange(runs);
+  ASSERT_TRUE(halo.has_value());
+  EXPECT_EQ(halo->dimensions, 1);
+  EXPECT_TRUE(halo->periodic);
+  GridTraffic at64 = halo_traffic(*halo, 64);
+  EXPECT_NEAR(at64.messages / 64, 100, 1e-9);
+  EXPECT_NEAR(at64.bytes / 64, 100 * 8 * kSide * kSide, 1e-6);
+  // a chain of 64 would have sent 63 / 64 of it
+  MeasuredRun truth = cartesian_run(64, false, 1, true);
+  EXPECT_NEAR(at64.messages, truth.sends_per_process * 64, 1e-6);
+}
+
+TEST(QnHalo, PeriodicTwoDimensionalGridIsFoundAndExtrapolated)
+{
+  // 2x1, 2x2, 4x2 (the side of 1 at 2 ranks wraps onto the rank itself): at
+  // 36 ranks (6x6, never fitted) by hand every rank has 4 partners, 50
+  // messages each: 200 a rank; a face is 60 / 6 = 10 values across by 60
+  // deep (the grid's third side of 1), 8 bytes: 200 x 4,800 = 960,000 bytes a rank
+  std::vector<MeasuredRun> runs{cartesian_run(2, false, 2, true), cartesian_run(4, false, 2, true),
+                                cartesian_run(8, false, 2, true)};
+  auto halo = find_halo_exchange(runs);
+  ASSERT_TRUE(halo.has_value());
+  EXPECT_EQ(halo->dimensions, 2);
+  EXPECT_TRUE(halo->periodic);
+  EXPECT_NEAR(halo->exponent, 1, 1e-9);
+  GridTraffic at36 = halo_traffic(*halo, 36);
+  EXPECT_NEAR(at36.messages / 36, 200, 1e-9);
+  EXPECT_NEAR(at36.bytes / 36, 960000, 1e-6);
+  MeasuredRun truth = cartesian_run(36, false, 2, true);
+  EXPECT_NEAR(at36.bytes, truth.sends_per_process * 36 * truth.message_bytes, 1e-6 * at36.bytes);
+}
+
+TEST(QnHalo, PeriodicCubeShowsItsWrapByTheMessagesARankSendsItself)
+{
+  // CoMD's case: 2x1x1, 2x2x1, 2x2x2 have no side of 3, so the wrap shows
+  // only in the 2 x 50 messages a rank sends itself per side of 1 (and in
+  // 2 x 50 per partner along the sides of 2). At 64 (4x4x4) by hand: 6
+  // partners, 50 messages each, 300 a rank (a non-periodic grid: 4.5 x 50)
+  std::vector<MeasuredRun> runs{cartesian_run(2, false, 3, true), cartesian_run(4, false, 3, true),
+                                cartesian_run(8, false, 3, true)};
+  auto halo = find_halo_exchange(runs);
+  ASSERT_TRUE(halo.has_value());
+  EXPECT_EQ(halo->dimensions, 3);
+  EXPECT_TRUE(halo->periodic);
+  EXPECT_NEAR(halo_traffic(*halo, 64).messages / 64, 300, 1e-9);
+  EXPECT_NEAR(halo_traffic(*halo, 64).bytes, 6 * 64 * kPairMessages * 8 * kSide * kSide / 16, 1e-6 * 1e6);
+  // a code that copies its own faces without a message shows no wrap there:
+  // read as the non-periodic grid it cannot be told from
+  auto silent = find_halo_exchange({cartesian_run(2, false, 3, true, false), cartesian_run(4, false, 3, true, false),
+                                    cartesian_run(8, false, 3, true, false)});
+  ASSERT_TRUE(silent.has_value());
+  EXPECT_FALSE(silent->periodic);
+}
+
+TEST(QnHalo, NonPeriodicGridsAreUnchangedAndOldModelsReadAsNonPeriodic)
+{
+  auto cube = find_halo_exchange({cartesian_run(2, false), cartesian_run(4, false), cartesian_run(8, false)});
+  ASSERT_TRUE(cube.has_value());
+  EXPECT_FALSE(cube->periodic);
+  EXPECT_NEAR(halo_traffic(*cube, 64).messages, kPairMessages * 64 * 4.5, 1e-6);
+  auto flat = find_halo_exchange({cartesian_run(2, false, 2), cartesian_run(4, false, 2), cartesian_run(8, false, 2)});
+  ASSERT_TRUE(flat.has_value());
+  EXPECT_FALSE(flat->periodic);
+  // model.json: the field is written and read back; a model from before it lacks it
+  HaloExchange h = *cube;
+  h.periodic = true;
+  nlohmann::json j = h;
+  EXPECT_TRUE(j.at("periodic").get<bool>());
+  EXPECT_TRUE(j.get<HaloExchange>().periodic);
+  j.erase("periodic");
+  HaloExchange old = j.get<HaloExchange>();
+  EXPECT_FALSE(old.periodic);
+  EXPECT_DOUBLE_EQ(old.messages_per_pair, cube->messages_per_pair);
+  j.erase("bytes");
+  EXPECT_THROW(j.get<HaloExchange>(), nlohmann::json::exception);
 }

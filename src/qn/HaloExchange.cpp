@@ -57,8 +57,10 @@ int most_neighbours(const std::vector<int>& dims, bool diagonals)
   return diagonals ? box - 1 : faces;
 }
 
-// F_k(n) = sum_i 2 (p_i - 1) prod_{j != i} p_j^(1-k)
-double face_measure(const std::vector<int>& dims, double k)
+// F_k(n) = sum_i c_i prod_{j != i} p_j^(1-k), c_i the cut planes along side i:
+// p_i - 1 twice (each cut seen from both sides), or on a periodic grid p_i
+// twice when p_i >= 2 (the ends meet; a side of 1 wraps onto the rank itself)
+double face_measure(const std::vector<int>& dims, double k, bool periodic)
 {
   double f = 0;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -66,7 +68,8 @@ double face_measure(const std::vector<int>& dims, double k)
     for (std::size_t j = 0; j < dims.size(); ++j)
       if (j != i)
         across *= std::pow(dims[j], 1 - k);
-    f += 2.0 * (dims[i] - 1) * across;
+    double cuts = periodic ? (dims[i] >= 2 ? dims[i] : 0) : dims[i] - 1;
+    f += 2.0 * cuts * across;
   }
   return f;
 }
@@ -77,7 +80,9 @@ struct RunPartners {
   double pairs = 0, messages = 0, bytes = 0; ///< ordered pairs with messages, their messages and bytes
   int most = 0;                              ///< largest number of partners of a rank
   bool mutual = true, even = true;           ///< partners both ways; every pair as many messages (within 5%)
-  std::vector<std::vector<double>> partner_bytes; ///< per rank, its partners' bytes, largest first
+  std::vector<std::vector<double>> partner_bytes;    ///< per rank, its partners' bytes, largest first
+  std::vector<std::vector<double>> partner_messages; ///< per rank, its partners' messages, most first
+  std::vector<double> self_messages;                 ///< per rank, the messages it sent to itself
 };
 
 std::optional<RunPartners> read_partners(const MeasuredRun& r)
@@ -88,20 +93,32 @@ std::optional<RunPartners> read_partners(const MeasuredRun& r)
   x.procs = r.procs;
   std::map<std::pair<int, int>, double> pair_messages;
   x.partner_bytes.resize(static_cast<std::size_t>(r.procs));
+  x.partner_messages.resize(static_cast<std::size_t>(r.procs));
+  x.self_messages.assign(static_cast<std::size_t>(r.procs), 0.0);
   for (int rank = 0; rank < r.procs; ++rank) {
-    int count = 0;
-    for (const PartnerTraffic& p : r.partners[static_cast<std::size_t>(rank)]) {
-      if (!(p.messages > 0) || p.to == rank) // a message to itself crosses no boundary
+    auto at = static_cast<std::size_t>(rank);
+    for (const PartnerTraffic& p : r.partners[at]) {
+      if (!(p.messages > 0))
         continue;
-      ++count;
+      if (p.to == rank) { // a message to itself crosses no boundary (a periodic side of 1 wraps onto it)
+        x.self_messages[at] += p.messages;
+        continue;
+      }
       pair_messages[{rank, p.to}] += p.messages;
       x.messages += p.messages;
       x.bytes += p.bytes;
-      x.partner_bytes[static_cast<std::size_t>(rank)].push_back(p.bytes);
     }
-    std::sort(x.partner_bytes[static_cast<std::size_t>(rank)].rbegin(),
-              x.partner_bytes[static_cast<std::size_t>(rank)].rend());
-    x.most = std::max(x.most, count);
+  }
+  for (const auto& [pair, messages] : pair_messages)
+    x.partner_messages[static_cast<std::size_t>(pair.first)].push_back(messages);
+  for (int rank = 0; rank < r.procs; ++rank) {
+    auto at = static_cast<std::size_t>(rank);
+    for (const PartnerTraffic& p : r.partners[at])
+      if (p.messages > 0 && p.to != rank)
+        x.partner_bytes[at].push_back(p.bytes);
+    std::sort(x.partner_bytes[at].rbegin(), x.partner_bytes[at].rend());
+    std::sort(x.partner_messages[at].rbegin(), x.partner_messages[at].rend());
+    x.most = std::max(x.most, static_cast<int>(x.partner_messages[at].size()));
   }
   x.pairs = static_cast<double>(pair_messages.size());
   double low = 0, high = 0;
@@ -142,6 +159,41 @@ std::optional<bool> boundary_classes(const RunPartners& x, const std::vector<int
   return true;
 }
 
+// Whether one run fits a periodic face exchange on the grid dims, and whether
+// it shows the wrap (nullopt: it does not fit). Each rank sends m messages
+// across each of its 2 faces per side of 2 or more: along a side of 3 or
+// more to two partners, m each; along a side of 2 both faces to its one
+// partner, 2m; along a side of 1 to itself, 2m, or nothing when the code
+// copies its own faces without a message. The wrap shows where a non-periodic
+// grid would differ: a side of 3 or more (the ends are neighbours), or the
+// messages a rank sends itself across its sides of 1.
+std::optional<bool> periodic_faces_fit(const RunPartners& x, const std::vector<int>& dims)
+{
+  int twos = 0, wide = 0, ones = 0;
+  for (int p : dims)
+    (p == 1 ? ones : p == 2 ? twos : wide) += 1;
+  if (twos + wide == 0)
+    return std::nullopt;
+  double m = x.messages / (x.procs * 2.0 * (twos + wide));
+  auto near = [](double v, double want) { return std::fabs(v - want) <= 0.05 * want; };
+  bool to_itself = false, not_to_itself = false;
+  for (std::size_t rank = 0; rank < x.partner_messages.size(); ++rank) {
+    const std::vector<double>& msgs = x.partner_messages[rank];
+    if (msgs.size() != static_cast<std::size_t>(twos + 2 * wide))
+      return std::nullopt;
+    for (std::size_t i = 0; i < msgs.size(); ++i)
+      if (!near(msgs[i], i < static_cast<std::size_t>(twos) ? 2 * m : m))
+        return std::nullopt;
+    double self = x.self_messages[rank];
+    if (self > 0 && !(ones > 0 && near(self, 2.0 * ones * m)))
+      return std::nullopt;
+    (self > 0 ? to_itself : not_to_itself) = true;
+  }
+  if (to_itself && not_to_itself)
+    return std::nullopt; // some ranks wrap onto themselves and others not: no one grid
+  return wide > 0 || to_itself;
+}
+
 } // namespace
 
 GridTraffic halo_traffic(const HaloExchange& h, int n)
@@ -149,7 +201,14 @@ GridTraffic halo_traffic(const HaloExchange& h, int n)
   if (n < 2)
     return {};
   std::vector<int> dims = balanced_dims(n, h.dimensions);
-  return {h.messages_per_pair * n * mean_neighbours(dims, h.diagonals), h.bytes * face_measure(dims, h.exponent)};
+  double per_rank = 0; // messages per rank over messages_per_pair
+  if (h.periodic) {
+    for (int p : dims)
+      per_rank += p >= 2 ? 2 : 0; // two faces a side, to partners (a side of 1: to itself, off the network)
+  } else {
+    per_rank = mean_neighbours(dims, h.diagonals);
+  }
+  return {h.messages_per_pair * n * per_rank, h.bytes * face_measure(dims, h.exponent, h.periodic)};
 }
 
 std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs)
@@ -159,21 +218,35 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
     if (r.procs < 2 || !(r.sends_per_process > 0))
       continue;
     auto x = read_partners(r);
-    if (!x || !(x->pairs > 0) || !x->mutual || !x->even)
+    if (!x || !(x->pairs > 0) || !x->mutual)
       return std::nullopt;
     seen.push_back(std::move(*x));
   }
   if (seen.size() < 2)
     return std::nullopt;
+  // per dimension: a periodic face exchange when the runs show the wrap, then
+  // faces, then faces, edges and corners on a grid whose ends do not meet
+  enum class Kind { PeriodicFaces, Faces, Diagonals };
   for (int d = 1; d <= 3; ++d)
-    for (bool diagonals : {false, true}) {
+    for (Kind kind : {Kind::PeriodicFaces, Kind::Faces, Kind::Diagonals}) {
+      bool diagonals = kind == Kind::Diagonals, periodic = kind == Kind::PeriodicFaces;
       if (d == 1 && diagonals)
         continue; // a chain has no diagonals
       bool fits = true, bounded = false;
       for (const RunPartners& x : seen) {
         std::vector<int> dims = balanced_dims(x.procs, d);
+        if (periodic) {
+          auto wrap = periodic_faces_fit(x, dims);
+          if (!wrap) {
+            fits = false;
+            break;
+          }
+          bounded = bounded || *wrap; // shown to wrap: not the non-periodic grid
+          continue;
+        }
         double expected = mean_neighbours(dims, diagonals);
-        if (std::fabs(x.pairs / x.procs - expected) > 1e-9 * expected || x.most > most_neighbours(dims, diagonals)) {
+        if (!x.even || std::fabs(x.pairs / x.procs - expected) > 1e-9 * expected ||
+            x.most > most_neighbours(dims, diagonals)) {
           fits = false;
           break;
         }
@@ -193,16 +266,24 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
       HaloExchange h;
       h.dimensions = d;
       h.diagonals = diagonals;
-      for (const RunPartners& x : seen)
-        h.messages_per_pair += x.messages / x.pairs / static_cast<double>(seen.size());
+      h.periodic = periodic;
+      for (const RunPartners& x : seen) {
+        double per_rank = x.pairs / x.procs; // periodic: per face, 2 a side of 2 or more
+        if (periodic) {
+          per_rank = 0;
+          for (int p : balanced_dims(x.procs, d))
+            per_rank += p >= 2 ? 2 : 0;
+        }
+        h.messages_per_pair += x.messages / x.procs / per_rank / static_cast<double>(seen.size());
+      }
       // bytes F_k(n): k on a grid of 101 values in [0, 1], least squares in logs, c from the mean log ratio
       double best = -1;
       for (int step = 0; step <= 100; ++step) {
         double k = step / 100.0, log_c = 0, error = 0;
         for (const RunPartners& x : seen)
-          log_c += std::log(x.bytes / face_measure(balanced_dims(x.procs, d), k)) / static_cast<double>(seen.size());
+          log_c += std::log(x.bytes / face_measure(balanced_dims(x.procs, d), k, periodic)) / static_cast<double>(seen.size());
         for (const RunPartners& x : seen) {
-          double r = std::log(x.bytes / face_measure(balanced_dims(x.procs, d), k)) - log_c;
+          double r = std::log(x.bytes / face_measure(balanced_dims(x.procs, d), k, periodic)) - log_c;
           error += r * r;
         }
         if (best < 0 || error < best - 1e-12) {
@@ -216,6 +297,22 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
       return h;
     }
   return std::nullopt;
+}
+
+void to_json(nlohmann::json& j, const HaloExchange& h)
+{
+  j = nlohmann::json{{"dimensions", h.dimensions}, {"diagonals", h.diagonals}, {"periodic", h.periodic},
+                     {"messages_per_pair", h.messages_per_pair}, {"bytes", h.bytes}, {"exponent", h.exponent}};
+}
+
+void from_json(const nlohmann::json& j, HaloExchange& h)
+{
+  j.at("dimensions").get_to(h.dimensions);
+  j.at("diagonals").get_to(h.diagonals);
+  h.periodic = j.value("periodic", false);
+  j.at("messages_per_pair").get_to(h.messages_per_pair);
+  j.at("bytes").get_to(h.bytes);
+  j.at("exponent").get_to(h.exponent);
 }
 
 } // namespace perfcast

@@ -19,10 +19,15 @@ namespace perfcast {
 struct HaloExchange {
   int dimensions = 3;              ///< d
   bool diagonals = false;          ///< edges and corners too (3^d - 1 neighbours inside), else faces (2d)
-  double messages_per_pair = 0;    ///< messages per ordered pair of neighbours
+  /// faces only, on a grid whose ends meet (CoMD's periodic domain): along a side of p >= 2 ranks
+  /// every rank sends across both its faces (with p = 2 both to its one partner), along a side of
+  /// 1 to itself (off the network); false in models written before the field existed
+  bool periodic = false;
+  double messages_per_pair = 0;    ///< messages per ordered pair of neighbours (periodic: per face crossed)
   /// bytes a run sends: bytes F_k(n), F_k = sum_i 2 (p_i - 1) prod_{j != i} p_j^(1-k): the faces
   /// between the grid's slabs, each of an area falling as prod_{j != i} p_j^-k (k = 1: a fixed
-  /// domain cut finer, k = 0: a fixed subdomain per process)
+  /// domain cut finer, k = 0: a fixed subdomain per process); periodic: 2 p_i for p_i >= 2 (p cut
+  /// planes along a side of p), 0 for p_i = 1
   double bytes = 0;
   double exponent = 1; ///< k, within [0, 1]
 };
@@ -41,13 +46,18 @@ GridTraffic halo_traffic(const HaloExchange& halo, int n);
 /// exchanges as many messages (within 5%), and each run's mean and largest
 /// neighbour counts are a d-dimensional grid's (faces, or faces, edges and
 /// corners) for one d and kind at every count; the lowest d that fits all
-/// runs, faces before diagonals. A grid on which every rank neighbours every
+/// runs, faces before diagonals. A periodic face grid comes first at each d
+/// when every rank's partners are its (partners twice the messages along
+/// sides of 2) and some run shows the wrap: a side of 3 or more whose ends
+/// exchange, or ranks sending themselves 2m messages per side of 1. A grid on which every rank neighbours every
 /// other (all sides at most 2 with diagonals) is also an all-to-all: it counts
 /// only when each rank's partners' bytes fall in the boundary classes (faces
 /// at least twice any edge, edges twice any corner). Nothing otherwise.
 std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs);
 
-// to_json/from_json by member name; from_json throws nlohmann::json exceptions on missing fields
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(HaloExchange, dimensions, diagonals, messages_per_pair, bytes, exponent)
+// to_json/from_json by member name; from_json throws nlohmann::json exceptions on missing fields,
+// except "periodic" (absent in older models: a grid whose ends do not meet)
+void to_json(nlohmann::json& j, const HaloExchange& h);
+void from_json(const nlohmann::json& j, HaloExchange& h);
 
 } // namespace perfcast

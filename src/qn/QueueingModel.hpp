@@ -173,7 +173,8 @@ struct ModelVariant {
   bool node_classes = true;
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
-  /// the runs' recorded work fitted in n (constant, a + b n, a + b ln n) where it wins by leave-one-out
+  /// the runs' recorded work fitted in n where a form wins by leave-one-out (the forms: fit_work_growth in
+  /// src/qn/QueueingModel.cpp)
   /// (else W constant, as the paper); on by default since session 11's pre-registered check raised the
   /// study's mean over all 27 cases (docs/models.md, session 11)
   bool work_growth = true;

@@ -115,10 +115,15 @@ int run_fit(const ModelArgs& a)
   }
   if (model.halo) {
     const HaloExchange& h = *model.halo;
-    std::cout << fmt::format("  halo exchange         {}-D grid across {}: {:.4g} messages per neighbour pair, "
-                             "{:.4g} B x faces F_k(n), k = {:.2f}; besides s(n), B(n)\n",
-                             h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
-                             h.bytes, h.exponent);
+    if (h.periodic)
+      std::cout << fmt::format("  halo exchange         {}-D periodic grid across faces: {:.4g} messages per face crossed, "
+                               "{:.4g} B x faces F_k(n) (p cut planes a side of p), k = {:.2f}; besides s(n), B(n)\n",
+                               h.dimensions, h.messages_per_pair, h.bytes, h.exponent);
+    else
+      std::cout << fmt::format("  halo exchange         {}-D grid across {}: {:.4g} messages per neighbour pair, "
+                               "{:.4g} B x faces F_k(n), k = {:.2f}; besides s(n), B(n)\n",
+                               h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
+                               h.bytes, h.exponent);
   }
   if (!model.size_mix.empty())
     std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
