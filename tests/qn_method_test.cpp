@@ -354,3 +354,41 @@ TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
       seconds = r.placement.at(host) * 5e10 / r.procs / 9.6e9;
   EXPECT_FALSE(fit_queueing_model(train, p, growing).work_growth.has_value());
 }
+
+TEST(QnMethod, RecordedWorkThatShrinksWithTheProcessesIsFollowedToItsFloor)
+{
+  // ISx's per-rank count array shrinks with n and falls into cache: its work
+  // falls superlinearly. Truth: W(n) = W (0.4 + 0.6 / n) (g(1) = 1, g(64) =
+  // 0.409375). Fitted on 1, 2, 4, 8 the bounded decreasing form a + b / n
+  // wins by leave-one-out and W comes out exact; growing and constant work
+  // never take it
+  Platform p = two_nodes();
+  QueueingModel truth = test::qn_truth_model(5e10);
+  truth.work_growth = Curve{CurveForm::Inverse, 0.4, 0.6};
+  std::vector<HostCounts> counts{HostCounts{{0, 1}}, HostCounts{{0, 1}, {1, 1}}, HostCounts{{0, 2}, {1, 2}},
+                                 HostCounts{{0, 4}, {1, 4}}};
+  auto runs_with = [&](auto work) {
+    std::vector<MeasuredRun> train;
+    for (const HostCounts& hc : counts) {
+      MeasuredRun r = test::qn_synthetic_run(truth, p, hc);
+      for (const auto& [h, c] : hc)
+        r.compute_s[p.hosts()[static_cast<std::size_t>(h)].name] = c * work(r.procs) / r.procs / 9.6e9;
+      train.push_back(r);
+    }
+    return train;
+  };
+  QueueingModel fit = fit_queueing_model(runs_with([&](int n) { return work_at(truth, n); }), p);
+  ASSERT_TRUE(fit.work_growth.has_value());
+  EXPECT_EQ(fit.work_growth->form, CurveForm::Inverse);
+  EXPECT_NEAR((*fit.work_growth)(64), 0.409375, 1e-6);
+  EXPECT_NEAR(fit.work_flops / truth.work_flops, 1, 1e-4);
+  // growing work (1 + n) / 2: a + b / n would need b < 0; the linear form wins
+  QueueingModel growing = fit_queueing_model(runs_with([](int n) { return 5e10 * (1 + n) / 2.0; }), p);
+  ASSERT_TRUE(growing.work_growth.has_value());
+  EXPECT_EQ(growing.work_growth->form, CurveForm::Linear);
+  // growing work that saturates (1.6 - 0.6 / n): the decreasing form is not taken
+  QueueingModel saturating = fit_queueing_model(runs_with([](int n) { return 5e10 * (1.6 - 0.6 / n); }), p);
+  EXPECT_TRUE(!saturating.work_growth || saturating.work_growth->form != CurveForm::Inverse);
+  // constant work keeps W constant
+  EXPECT_FALSE(fit_queueing_model(runs_with([](int) { return 5e10; }), p).work_growth.has_value());
+}

@@ -24,9 +24,10 @@ double reference_speed(const MeasuredRun& run, const Platform& platform)
 }
 
 // The work the runs recorded, relative to the smallest training count, when
-// it grows with n by leave-one-out among the constant, a + b n (work
-// replicated per process) and a + b ln n (a tree's rounds), positive and at
-// most linear for every n >= 2, as s(n) is chosen; unset when the constant
+// it changes with n by leave-one-out among the constant, a + b n (work
+// replicated per process), a + b ln n (a tree's rounds) and a + b / n with
+// a, b >= 0 (work that shrinks towards a floor, a per-rank array falling
+// into cache), positive and at most linear for every n >= 2, as s(n) is chosen; unset when the constant
 // wins or a run does not list its compute time. A rank's work is its
 // compute seconds at its host's speed (times the host's cores over its
 // processes when they outnumber the cores and share them)
@@ -52,8 +53,16 @@ std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const
   }
   if (counts.size() < 3 || !std::all_of(work.begin(), work.end(), [](double w) { return w > 0; }))
     return std::nullopt;
-  CurveChoice choice = choose_curve(n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear},
-                                    CurveForm::Constant, true, 1);
+  // a + b / n with a, b >= 0 competes too: work that shrinks with n towards
+  // a floor (ISx's per-rank count array falls into cache as n grows), never
+  // growing and never below a; a winner with b <= 0 (growing) or a < 0 is
+  // not kept, and the three other forms decide as before
+  CurveChoice choice = choose_curve(
+      n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear, CurveForm::Inverse}, CurveForm::Constant,
+      true, 1);
+  if (choice.curve.form == CurveForm::Inverse && !(choice.curve.a >= 0 && choice.curve.b > 0))
+    choice = choose_curve(n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear}, CurveForm::Constant,
+                          true, 1);
   if (!choice.cross_validated || choice.curve.form == CurveForm::Constant)
     return std::nullopt;
   double base = choice.curve(*counts.begin());
