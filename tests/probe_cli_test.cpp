@@ -53,8 +53,14 @@ TEST(ProbeCli, SmallProbeIsAPlatformThatScheduleReads)
     const auto& e = figures["disk"]["cpu_s_per_byte"]["estimate"];
     EXPECT_GE(e["n"].get<long>(), 2) << e.dump();
     EXPECT_DOUBLE_EQ(h.disk_cpu_s_per_byte, std::max(0.0, e["mean"].get<double>()));
+    // and the write's own rate in those passes, beside the busy cores
+    const auto& b = figures["disk"]["write_direct_busy_Bps"]["estimate"];
+    EXPECT_EQ(b["n"].get<long>(), e["n"].get<long>()) << b.dump();
+    EXPECT_GT(b["mean"].get<double>(), 0);
+    EXPECT_DOUBLE_EQ(h.disk_write_busy_Bps, b["mean"].get<double>());
   } else {
     EXPECT_EQ(h.disk_cpu_s_per_byte, 0);
+    EXPECT_EQ(h.disk_write_busy_Bps, 0);
   }
   // no probe file is left behind in --dir
   int left = 0;

@@ -161,6 +161,45 @@ TEST(ProcessSim, DiskCpuCostTakesCoresOnlyFromProcessesThatWantThemAll)
   EXPECT_NEAR(run(2, StageKind::DiskWrite, 50e6)[0].finish_s, 10, 1e-9);
 }
 
+TEST(ProcessSim, DiskWritesAtItsBusyRateWhileTheProcessesWantEveryCore)
+{
+  // 2 cores, a disk writing 50 MB/s, or 25 MB/s while the processes want both
+  // cores (the probe's disk_write_busy); each request's rate is set when it
+  // enters service.
+  ComputerSpec c = test::sched_computer(2);
+  c.model.disk_write_busy_bytes_per_s = 25e6;
+  auto run = [&](int cpu_processes, double cpu_s, double request) {
+    std::vector<ProcessSpec> ps;
+    for (int i = 0; i < cpu_processes; ++i)
+      ps.push_back(process(i, 0, {{StageKind::Cpu, cpu_s * 1e9}}));
+    ps.push_back(process(cpu_processes, 2, {{StageKind::DiskWrite, 50e6}}));
+    ps.back().stages[0].request = request;
+    auto policy = make_policy("round-robin");
+    Rng rng(1);
+    return simulate_processes({c}, ps, *policy, rng);
+  };
+  // alone, or beside one process (a core to spare): 50 MB / 50 MB/s = 1 s
+  EXPECT_NEAR(run(0, 10, 0)[0].finish_s, 3, 1e-12);
+  EXPECT_NEAR(run(1, 10, 0)[1].finish_s, 3, 1e-12);
+  // beside two processes that want both cores: 50 MB / 25 MB/s = 2 s
+  EXPECT_NEAR(run(2, 10, 0)[2].finish_s, 4, 1e-12);
+  // ten requests of 5 MB (0.2 s busy, 0.1 s not) beside two processes that end
+  // at 2.9 s: the requests entering service at 2.0, 2.2, ..., 2.8 are served
+  // busy (the last of them ends at 3.0), the other five at 0.1 s each: 3.5 s
+  EXPECT_NEAR(run(2, 2.9, 5e6)[2].finish_s, 3.5, 1e-9);
+  // with the disk's CPU cost too (10 ms of a core per MB): at the busy rate a
+  // write takes 1e-8 x 25e6 = 0.25 core, so for 2 s the two processes share
+  // 1.75 cores, 0.875 each, and end 0.25 s late
+  c.model.disk_cpu_s_per_byte = 1e-8;
+  auto with_cpu = run(2, 10, 0);
+  EXPECT_NEAR(with_cpu[0].finish_s, 10.25, 1e-9);
+  EXPECT_NEAR(with_cpu[2].finish_s, 4, 1e-12);
+  // without the busy figure the disk keeps its rate
+  c.model.disk_write_busy_bytes_per_s = 0;
+  c.model.disk_cpu_s_per_byte = 0;
+  EXPECT_NEAR(run(2, 10, 0)[2].finish_s, 3, 1e-12);
+}
+
 TEST(ProcessSim, StagesRunInOrderWithMessageAndMemoryCosts)
 {
   // a message of 1.25 MB: 2 o + l = 50 us plus 1.25e6 / 125e6 = 10 ms (eqs. 6, 7);

@@ -33,6 +33,9 @@ struct Host {
   double virtual_memory_bytes = 0;
   double disk_read_Bps = 0;
   double disk_write_Bps = 0;
+  /// writing while the processes keep every core busy (a virtual machine's host that
+  /// emulates the disk within the machine's CPU allowance serves it slower); 0 = disk_write_Bps
+  double disk_write_busy_Bps = 0;
   double message_overhead_s = 0; ///< o: packing or unpacking one message
   double message_latency_s = 0;  ///< l: carrying a small message, as the net probe measures it
   /// core-seconds the machine spends per byte moved to or from the disk, beyond the

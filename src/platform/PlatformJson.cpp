@@ -205,6 +205,8 @@ private:
       h.disk_read_Bps = bandwidth(kind, "disk_read", w);
     if (kind.contains("disk_write"))
       h.disk_write_Bps = bandwidth(kind, "disk_write", w);
+    if (kind.contains("disk_write_busy"))
+      h.disk_write_busy_Bps = bandwidth(kind, "disk_write_busy", w);
     h.message_overhead_s = duration(kind, "message_overhead", w, 0.0);
     h.message_latency_s = duration(kind, "message_latency", w, 0.0);
     h.disk_cpu_s_per_byte = duration(kind, "disk_cpu_per_MB", w, 0.0) / 1e6;

@@ -144,8 +144,10 @@ std::vector<std::string> DiskSampler::names() const
     out.push_back("disk write (direct)");
     out.push_back("disk read (direct)");
   }
-  if (cores_ > 0)
+  if (cores_ > 0) {
     out.push_back("disk CPU per byte (direct write)");
+    out.push_back("disk write (direct, cores busy)");
+  }
   return out;
 }
 
@@ -168,6 +170,7 @@ std::vector<double> DiskSampler::sample()
     double alone1 = mix_rate_beside(cores_, idle).first;
     double alone = 0.5 * (alone0 + alone1);
     out.push_back(static_cast<double>(cores_) * (1 - beside / alone) * took / bytes);
+    out.push_back(bytes / took);
   }
   return out;
 }
@@ -185,6 +188,7 @@ DiskFigure DiskSampler::figure(const std::vector<Estimate>& figures) const
   }
   if (cores_ > 0) {
     f.cpu_per_byte = figures.at(4);
+    f.write_direct_busy = figures.at(5);
     f.cores_busy = cores_;
   }
   return f;

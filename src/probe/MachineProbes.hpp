@@ -121,6 +121,10 @@ struct DiskFigure {
   /// runs the mix (a virtual machine's host emulating the device shows as steal, a
   /// kernel's I/O path as system time); only with has_direct and cores_busy > 0
   Estimate cpu_per_byte;
+  /// O_DIRECT write throughput in the same passes, beside every core running the mix
+  /// (a virtual machine's host that emulates the disk within the machine's CPU
+  /// allowance serves it slower then); only with has_direct and cores_busy > 0
+  Estimate write_direct_busy;
   int cores_busy = 0;
   bool has_direct = false;
   std::string note;

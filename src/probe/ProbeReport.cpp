@@ -82,13 +82,18 @@ json figures_json(const ProbeResult& r)
       j["disk"]["write_direct_Bps"] = estimate_json(d.write_direct);
       j["disk"]["read_direct_Bps"] = estimate_json(d.read_direct);
     }
-    if (d.cores_busy > 0)
+    if (d.cores_busy > 0) {
       j["disk"]["cpu_s_per_byte"] = {{"estimate", estimate_json(d.cpu_per_byte)},
                                      {"cores_busy", d.cores_busy},
                                      {"how", "every core runs the probe's mix alone (0.25 s), beside an O_DIRECT "
                                              "write of the file, and alone again: the cores lost beside the write "
                                              "times its duration over its bytes, in wall time (a virtual machine's "
                                              "host taking its time shows as steal)"}};
+      j["disk"]["write_direct_busy_Bps"] = {{"estimate", estimate_json(d.write_direct_busy)},
+                                            {"cores_busy", d.cores_busy},
+                                            {"how", "the O_DIRECT write's own throughput in the passes above, "
+                                                    "beside every core running the mix"}};
+    }
     if (!d.note.empty())
       j["disk"]["note"] = d.note;
   }
@@ -122,8 +127,10 @@ json probe_platform(const ProbeResult& r)
   if (r.disk) {
     node["disk_read"] = disk_read(*r.disk);
     node["disk_write"] = disk_write(*r.disk);
-    if (r.disk->cores_busy > 0) // the CPU a byte of disk I/O takes from busy cores; noise below 0 is none
+    if (r.disk->cores_busy > 0) { // the CPU a byte of disk I/O takes from busy cores; noise below 0 is none
       node["disk_cpu_per_MB"] = std::max(0.0, r.disk->cpu_per_byte.mean) * 1e6;
+      node["disk_write_busy"] = r.disk->write_direct_busy.mean;
+    }
   }
   json loopback = {{"bandwidth", r.loopback_bytes_per_s}, {"latency", "1us"}};
   if (r.net) {
@@ -182,8 +189,10 @@ std::string figures_text(const ProbeResult& r)
       out += line("  write O_DIRECT", d.write_direct, 1e6, "MB/s");
       out += line("  read O_DIRECT", d.read_direct, 1e6, "MB/s");
     }
-    if (d.cores_busy > 0)
+    if (d.cores_busy > 0) {
       out += line(fmt::format("  CPU per MB written ({} cores busy)", d.cores_busy), d.cpu_per_byte, 1e-9, "ms/MB");
+      out += line(fmt::format("  write O_DIRECT ({} cores busy)", d.cores_busy), d.write_direct_busy, 1e6, "MB/s");
+    }
     out += fmt::format("  the platform's disk_read/disk_write are the {} figures\n",
                        d.has_direct ? "O_DIRECT" : "buffered");
     if (!d.note.empty())

@@ -30,16 +30,21 @@ struct CpuJob {
 };
 
 /// A stage at a device: its requests are served one at a time, each behind
-/// the requests already queued (first come first served per request).
+/// the requests already queued (first come first served per request). A
+/// request's speed is set when it enters service: a disk writes at its busy
+/// rate if the processes then want every core.
 struct DeviceVisit {
   int process;
-  double request_s; // service of one request
-  long requests;    // requests left, the one in service included
-  double cpu_cores; // cores the machine spends serving it (disk_cpu_s_per_byte x its rate), off the processes' share
+  double request_s;       // service of one request
+  double request_busy_s;  // the same while the processes want every core
+  long requests;          // requests left, the one in service included
+  double cpu_cores;       // cores the machine spends serving it (disk_cpu_s_per_byte x its rate), off the processes' share
+  double cpu_cores_busy;  // the same at the busy rate
 };
 
 struct Device {
   std::deque<DeviceVisit> queue; // head in service
+  double head_cores = 0;         // cores the request in service takes (its cpu_cores or cpu_cores_busy)
 };
 
 struct ComputerState {
@@ -180,7 +185,7 @@ private:
     // a disk request in service takes its cores from the processes only when
     // they want more than what is left (the rest of the time it uses idle ones)
     const std::deque<DeviceVisit>& disk = s.devices[0].queue;
-    double cores = spec.cores - (disk.empty() ? 0.0 : std::min(disk.front().cpu_cores, 0.99 * spec.cores));
+    double cores = spec.cores - (disk.empty() ? 0.0 : std::min(s.devices[0].head_cores, 0.99 * spec.cores));
     double share = n <= cores ? 1.0 : cores / n;
     double alpha = spec.model.slowdown.alpha(s.memory_mb, spec.model.main_memory_mb);
     return spec.model.instructions_per_s * share / (1 + alpha);
@@ -310,13 +315,19 @@ private:
       double rate = st.kind == StageKind::DiskRead    ? cs.model.disk_read_bytes_per_s
                     : st.kind == StageKind::DiskWrite ? cs.model.disk_write_bytes_per_s
                                                       : 0.0;
+      double busy_rate = st.kind == StageKind::DiskWrite && cs.model.disk_write_busy_bytes_per_s > 0
+                             ? cs.model.disk_write_busy_bytes_per_s
+                             : rate;
+      double request_s = service_time(cs, st) / static_cast<double>(n);
+      double request_busy_s = rate > 0 ? request_s * rate / busy_rate : request_s;
       double cpu_cores = d == 0 ? cs.model.disk_cpu_s_per_byte * rate : 0.0;
+      double cpu_cores_busy = d == 0 ? cs.model.disk_cpu_s_per_byte * busy_rate : 0.0;
       bool starts = dev.queue.empty();
       if (starts && cpu_cores > 0)
         advance_cpu(c); // the processes' rate changes now
-      dev.queue.push_back({p, service_time(cs, st) / static_cast<double>(n), n, cpu_cores});
+      dev.queue.push_back({p, request_s, request_busy_s, n, cpu_cores, cpu_cores_busy});
       if (starts) {
-        push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+        begin_service(c, d);
         if (cpu_cores > 0)
           reschedule_cpu(c);
       }
@@ -353,6 +364,18 @@ private:
       start_next_stage(p);
   }
 
+  /// The head of device d's queue enters service: at the disk's busy rate when
+  /// the processes want every core (measured by the probe beside busy cores).
+  void begin_service(int c, int d)
+  {
+    ComputerState& s = state_[static_cast<std::size_t>(c)];
+    Device& dev = s.devices[d];
+    const DeviceVisit& v = dev.queue.front();
+    bool busy = d == 0 && static_cast<int>(s.cpu.size()) >= computers_[static_cast<std::size_t>(c)].cores;
+    dev.head_cores = busy ? v.cpu_cores_busy : v.cpu_cores;
+    push(now_ + (busy ? v.request_busy_s : v.request_s), EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+  }
+
   void device_done(int c, int d)
   {
     Device& dev = state_[static_cast<std::size_t>(c)].devices[d];
@@ -365,7 +388,7 @@ private:
     if (--v.requests > 0) // its next request goes behind the others'
       dev.queue.push_back(v);
     if (!dev.queue.empty())
-      push(now_ + dev.queue.front().request_s, EventKind::DeviceDone, c, static_cast<std::uint64_t>(d));
+      begin_service(c, d);
     if (disk_cpu)
       reschedule_cpu(c);
     if (v.requests == 0)

@@ -172,6 +172,7 @@ std::vector<ComputerSpec> computers_from_platform(const Platform& platform)
     c.model.disk_read_bytes_per_s = h.disk_read_Bps;
     c.model.disk_write_bytes_per_s = h.disk_write_Bps;
     c.model.disk_cpu_s_per_byte = h.disk_cpu_s_per_byte;
+    c.model.disk_write_busy_bytes_per_s = h.disk_write_busy_Bps;
     c.model.message_overhead_s = h.message_overhead_s;
     c.model.message_latency_s = h.message_latency_s;
     c.model.slowdown = {h.memory_slowdown.linear_slope, h.memory_slowdown.linear_intercept,

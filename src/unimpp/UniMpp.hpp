@@ -43,6 +43,8 @@ struct Computer {
   double disk_read_bytes_per_s = 1;  ///< dr
   double disk_write_bytes_per_s = 1; ///< dw
   double disk_cpu_s_per_byte = 0;    ///< core-seconds per disk byte outside the processes (perfcast)
+  /// writing while the processes want every core (perfcast; 0 = disk_write_bytes_per_s)
+  double disk_write_busy_bytes_per_s = 0;
   double message_overhead_s = 0;   ///< o: packing or unpacking one message
   double message_latency_s = 0;    ///< l: carrying it
   MemorySlowdown slowdown;
