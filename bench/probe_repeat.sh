@@ -36,6 +36,8 @@ def figures(f):
     for key in ("write_buffered_Bps", "read_buffered_Bps", "write_direct_Bps", "read_direct_Bps"):
         if key in f.get("disk", {}):
             out["disk " + key] = f["disk"][key]
+    if "write_direct_busy_Bps" in f.get("disk", {}):
+        out["disk write_direct_busy_Bps"] = f["disk"]["write_direct_busy_Bps"]["estimate"]
     if "messages" in f:
         out["message overhead"] = f["messages"]["overhead_s"]
         out["message one way"] = f["messages"]["one_way_s"]
