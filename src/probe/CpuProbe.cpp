@@ -1,5 +1,7 @@
 #include "probe/MachineProbes.hpp"
 
+#include "probe/CpuRate.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <ctime>
@@ -53,16 +55,12 @@ struct InstructionCounter {
 /// Runs the mix for about `seconds` of this thread's CPU time; returns (flops, CPU seconds).
 std::pair<double, double> run_mix(double seconds, double* keep)
 {
-  double t0 = thread_cpu_s(), elapsed = 0;
-  long long iterations = 0;
+  double t0 = thread_cpu_s(), elapsed = 0, flop = 0;
   do {
-    for (int i = 0; i < 20000; ++i)
-      for (int k = 0; k < 8; ++k)
-        keep[k] = keep[k] * 0.999999 + 1e-7;
-    iterations += 20000 * 8;
+    flop += mix_chunk(keep);
     elapsed = thread_cpu_s() - t0;
   } while (elapsed < seconds);
-  return {2.0 * static_cast<double>(iterations), elapsed};
+  return {flop, elapsed};
 }
 
 } // namespace

@@ -15,20 +15,24 @@ double seconds_since(std::chrono::steady_clock::time_point t0)
 
 } // namespace
 
+double mix_chunk(double* x)
+{
+  for (int i = 0; i < 20000; ++i)
+    for (int k = 0; k < 8; ++k)
+      x[k] = x[k] * 0.999999 + 1e-7;
+  return 2.0 * 20000 * 8;
+}
+
 double measure_core_flop_rate(int rounds, double seconds)
 {
   double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
   double best = 0;
   for (int round = 0; round < rounds; ++round) {
     auto t0 = std::chrono::steady_clock::now();
-    long long n = 0;
-    while (seconds_since(t0) < seconds) {
-      for (int i = 0; i < 20000; ++i)
-        for (double& v : x)
-          v = v * 0.999999 + 1e-7;
-      n += 20000 * 8;
-    }
-    best = std::max(best, 2.0 * static_cast<double>(n) / seconds_since(t0));
+    double flop = 0;
+    while (seconds_since(t0) < seconds)
+      flop += mix_chunk(x);
+    best = std::max(best, flop / seconds_since(t0));
   }
   volatile double sink = 0;
   for (double v : x)

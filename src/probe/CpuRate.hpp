@@ -8,6 +8,11 @@ namespace perfcast {
 /// `seconds` each.
 double measure_core_flop_rate(int rounds = 5, double seconds = 0.02);
 
+/// One chunk of that mix on x[0..7]: 20,000 multiply-adds on each chain.
+/// Returns its flop (2 per multiply-add, 320,000). Every probe of the mix
+/// (this file's, the CPU sampler's, the disk CPU sampler's) runs these chunks.
+double mix_chunk(double* x);
+
 /// Bytes/s of memcpy between two buffers of `bytes` each (best of `rounds`).
 double measure_memcpy_rate(double bytes = 64e6, int rounds = 5);
 

@@ -1,6 +1,7 @@
 #include "probe/MachineProbes.hpp"
 
 #include "core/Error.hpp"
+#include "probe/CpuRate.hpp"
 
 #include <cerrno>
 #include <chrono>
@@ -94,16 +95,12 @@ std::pair<double, double> mix_rate_beside(int cores, F&& during)
   for (double& f : flops)
     threads.emplace_back([&f, &stop] {
       double x[8] = {1, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7};
-      long long iterations = 0;
-      while (!stop.load(std::memory_order_relaxed)) {
-        for (int i = 0; i < 2000; ++i)
-          for (int k = 0; k < 8; ++k)
-            x[k] = x[k] * 0.999999 + 1e-7;
-        iterations += 2000 * 8;
-      }
+      double flop = 0;
+      while (!stop.load(std::memory_order_relaxed))
+        flop += mix_chunk(x);
       volatile double sink = x[0] + x[7];
       (void)sink;
-      f = 2.0 * static_cast<double>(iterations);
+      f = flop;
     });
   double d0 = now_s();
   during();
