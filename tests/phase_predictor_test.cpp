@@ -85,6 +85,10 @@ TEST(PhasePredictor, AKernelPastItsMeasuredRangeGivesWayToTheOwnFit) {
   EXPECT_NEAR(a.predicted_s, phase_a(200), 1e-6 * phase_a(200));
   EXPECT_NE(a.why.find("refused beyond the sizes measured"), std::string::npos) << a.why;
   EXPECT_NEAR(a.candidates[0].kernel_size, 200 / std::cbrt(1e-8 / 2e-6), 1e-6);
+  // and the warning says how far the database would have to reach: the phase's 16 s at 200
+  ASSERT_EQ(past.warnings.size(), 1u);
+  EXPECT_NE(past.warnings[0].find("about 16 s at the target"), std::string::npos) << past.warnings[0];
+  EXPECT_TRUE(in_range.warnings.empty());
 }
 
 TEST(PhasePredictor, WarnsFarBeyondTheSmallRuns) {

@@ -38,11 +38,24 @@ TEST(ScalingFit, LeaveOneOutOfAKnownRule) {
   EXPECT_DOUBLE_EQ(e, 0.5);
 }
 
-TEST(ScalingFit, RejectsTooFewOrFallingTimes) {
+TEST(ScalingFit, RejectsTooFewOrInvalidTimes) {
   EXPECT_THROW(fit_scaling({10, 20}, {1, 2}), perfcast::Error);
-  EXPECT_THROW(fit_scaling({10, 20, 30}, {3, 2, 1}), perfcast::Error);
   EXPECT_THROW(fit_scaling({10, 20, 30}, {1, 2}), perfcast::Error);
   EXPECT_THROW(fit_scaling({10, 20, -30}, {1, 2, 3}), perfcast::Error);
+}
+
+TEST(ScalingFit, TimesThatDoNotGrowGetTheConstantNeverAFallingModel) {
+  // Falling times: every growing hypothesis has c1 < 0 and is not kept; the
+  // constant is their mean, 2, whatever the size.
+  const ScalingModel falling = fit_scaling({10, 20, 30}, {3, 2, 1});
+  EXPECT_DOUBLE_EQ(falling(1000), 2);
+  EXPECT_EQ(falling.describe(), "2 (constant)");
+  // A fixed-work phase measured with noise (hpcc's latency test: 0.31, 0.31, 0.29, 0.20 s from N = 724 to
+  // 2048): the constant, their mean 0.2775 s, at any size.
+  const ScalingModel fixed = fit_scaling({724, 1024, 1448, 2048}, {0.31, 0.31, 0.29, 0.20});
+  EXPECT_NEAR(fixed(4096), 0.2775, 1e-12);
+  // A growing phase still gets its growing model: t = 2 n exactly beats the constant.
+  EXPECT_NEAR(fit_scaling({10, 20, 30, 40}, {20, 40, 60, 80})(100), 200, 1e-9);
 }
 
 TEST(ScalingFit, ForwardValidationPredictsEachLargestFromTheSmaller) {

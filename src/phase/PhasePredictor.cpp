@@ -92,6 +92,20 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
     throw Error(fmt::format("phase {}: no kernel matches ({}) and its times cannot be fitted", name,
                             f.selection.reason));
   }
+  // Kernels that follow the phase but were refused for their range: sFactor
+  // maps a phase to the kernel size that takes as long, so the database must
+  // reach about the phase's time at the target.
+  if (f.selection.chosen < 0) {
+    int beyond = 0;
+    for (const MatchStats& c : f.candidates)
+      beyond += c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max && !c.in_range;
+    if (beyond > 0)
+      warnings.push_back(fmt::format("phase {}: {} kernel(s) follow it but were not measured to the size the target "
+                                     "maps to; the phase takes about {:.3g} s at the target, and a kernel is used "
+                                     "only as far as its runs took about that long (perfcast kernels build "
+                                     "--max-seconds, where the kernel's ladder allows)",
+                                     name, beyond, f.predicted_s));
+  }
   return f;
 }
 

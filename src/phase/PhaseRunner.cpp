@@ -149,7 +149,9 @@ MergedProfile load_size_profile(const std::string& dir, const SizeRecord& record
     std::vector<profile::FunctionProfile> ranks = profile::read_kept_profiles(dir + "/" + d);
     all.insert(all.end(), std::make_move_iterator(ranks.begin()), std::make_move_iterator(ranks.end()));
   }
-  return merge_ranks(record.size, all);
+  MergedProfile m = merge_ranks(record.size, all);
+  m.ranks /= static_cast<int>(record.dirs.size()); // ranks of one run
+  return m;
 }
 
 namespace {
@@ -243,7 +245,9 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
     progress(fmt::format("size {:g}: kept {} (the median; spread {:.1f}%)", size,
                          r.dirs.empty() ? r.dir : fmt::format("the mean of {}", fmt::join(r.dirs, " and ")),
                          100 * r.spread()));
-  return merge_ranks(size, kept_ranks);
+  MergedProfile kept = merge_ranks(size, kept_ranks);
+  kept.ranks /= static_cast<int>(middle.size()); // ranks of one run
+  return kept;
 }
 
 /// "A 41.2%, B 30.0%", for the error of a series that did not converge.

@@ -81,6 +81,7 @@ double ScalingModel::operator()(double n) const {
 }
 
 std::string ScalingModel::describe() const {
+  if (exponent == 0 && log_power == 0) return fmt::format("{:.4g} (constant)", c0);
   std::string t = fmt::format("{:.4g} + {:.4g}", c0, c1);
   if (exponent > 0) t += exponent == 1 ? " n" : fmt::format(" n^{:.3g}", exponent);
   if (log_power == 1) t += " log2(n)";
@@ -121,8 +122,19 @@ double forward_smape(
 
 ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds) {
   check(sizes, seconds);
-  ScalingModel best;
-  bool found = false;
+  // The constant first, Extra-P's simplest model: a phase of fixed work
+  // (hpcc's latency-bandwidth test) takes the same time at every size, and
+  // its measured times, flat or slowly falling with noise, have no growing
+  // model. It is never a falling model, and any growing hypothesis that
+  // validates strictly better replaces it.
+  auto mean = [](const std::vector<double>& t) {
+    double sum = 0;
+    for (double v : t) sum += v;
+    return sum / static_cast<double>(t.size());
+  };
+  ScalingModel best{0, 0, mean(seconds), 0,
+                    leave_one_out_smape(sizes, seconds, [&](const auto&, const auto& t, double) { return mean(t); })};
+  bool found = true;
   for (const Hypothesis& h : hypotheses()) {
     double c0 = 0, c1 = 0;
     if (!fit_one(h, sizes, seconds, c0, c1)) continue;

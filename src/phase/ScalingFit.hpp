@@ -2,7 +2,8 @@
 // A phase's own time against input size, fitted as Extra-P does (Calotoiu et
 // al., SC'13; ../shared/REFERENCE.md section 5): hypotheses
 //   t(n) = c0 + c1 n^e log2(n)^k
-// over a fixed set of exponents e and log powers k, each fitted by linear
+// over a fixed set of exponents e and log powers k, and the constant t = c0
+// (a phase of fixed work), each fitted by linear
 // least squares, compared by leave-one-out cross-validation (SMAPE), the
 // smallest error winning (ties: the simpler hypothesis). perfcast reports
 // this fit beside the kernel match and answers with the better-validated
@@ -26,7 +27,8 @@ struct ScalingModel {
 };
 
 /// Fits every hypothesis to (size, seconds) pairs (at least three distinct
-/// positive sizes) and returns the best under leave-one-out.
+/// positive sizes) and returns the best under leave-one-out; times that do
+/// not grow get the constant (their mean), never a falling model.
 ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds);
 
 /// Leave-one-out SMAPE of any prediction rule: for each small run i, `rule`
