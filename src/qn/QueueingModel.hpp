@@ -174,9 +174,8 @@ struct ModelVariant {
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
   /// the runs' recorded work fitted in n where a form wins by leave-one-out (the forms: fit_work_growth in
-  /// src/qn/QueueingModel.cpp)
-  /// (else W constant, as the paper); on by default since session 11's pre-registered check raised the
-  /// study's mean over all 27 cases (docs/models.md, session 11)
+  /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default since session 11's
+  /// pre-registered check raised the study's mean over all 27 cases (docs/models.md, session 11)
   bool work_growth = true;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.

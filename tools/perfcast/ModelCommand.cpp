@@ -339,8 +339,8 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   fit_qn->add_flag("--single-class", margs->single_class,
                    "one class of customers over every node, as the paper (perfcast's other refinements stay on)");
   fit_qn->add_flag("--constant-work", margs->constant_work,
-                   "W constant, as the paper (default: W(n) from the runs' recorded work, constant, a + b n or "
-                   "a + b ln n by leave-one-out)");
+                   "W constant, as the paper (default: W(n) from the runs' recorded work, constant, a + b n, "
+                   "a + b ln n or a + b / n by leave-one-out)");
   fit_qn->add_flag("--work-growth", margs->work_growth,
                    "W(n) from the runs' recorded work (the default; also with --paper)")
       ->excludes("--constant-work");
