@@ -143,8 +143,9 @@ TEST(QnMethod, ReliabilityWarnsWhenTheModelIsAGuess)
 {
   // a code that gets slower with every doubling while sending the same few
   // small messages (say, a growing serial part): the queueing model, whose
-  // network barely grows, misses held-out runs by far more than 15% and than
-  // Amdahl, so the verdict is "a guess" and Amdahl is recommended
+  // network barely grows, misses held-out runs by far more than 15%, so the
+  // verdict is "a guess"; Amdahl's law, whose s + p/n cannot rise, misses
+  // them too, so it is no fallback and the queueing model stays, warned
   Platform p = two_nodes();
   std::vector<MeasuredRun> runs;
   for (int n : {1, 2, 4, 8}) {
@@ -163,7 +164,10 @@ TEST(QnMethod, ReliabilityWarnsWhenTheModelIsAGuess)
   Reliability rel = assess_reliability(runs, p);
   EXPECT_FALSE(rel.trusted);
   EXPECT_GT(rel.queueing_error, kTrustedError);
+  EXPECT_GT(rel.amdahl_error, kTrustedError);
+  EXPECT_FALSE(rel.recommend_amdahl);
   EXPECT_NE(rel.warning.find("guess"), std::string::npos);
+  EXPECT_NE(rel.warning.find("failed its checks too"), std::string::npos);
 }
 
 TEST(QnMethod, MessageCountCurveSaturatesInsteadOfExploding)

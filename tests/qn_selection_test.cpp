@@ -36,6 +36,20 @@ TEST(QnSelection, AmdahlIsRecommendedOnlyOnClearEvidence)
   EXPECT_FALSE(amdahl_clearly_better({}));
 }
 
+TEST(QnSelection, AmdahlThatFailedItsOwnChecksIsNoFallback)
+{
+  // HPL on 4 nodes (session 12): both models failed, the queueing model by
+  // (48, 56, 56)%, Amdahl's law by (35, 42, 42)%: differences 13, 14, 14
+  // points, standard error 0.3, so Amdahl's law was better beyond doubt, but
+  // its mean 40% > 15% is no validation: the structural model stays
+  EXPECT_FALSE(amdahl_clearly_better({{0.48, 0.35}, {0.56, 0.42}, {0.56, 0.42}}));
+  // the same differences with Amdahl's law within the tolerance (14%): it is recommended
+  EXPECT_TRUE(amdahl_clearly_better({{0.27, 0.14}, {0.28, 0.14}, {0.28, 0.14}}));
+  // a single check: Amdahl's 16% fails it, its 14% passes
+  EXPECT_FALSE(amdahl_clearly_better({{0.4, 0.16}}));
+  EXPECT_TRUE(amdahl_clearly_better({{0.4, 0.14}}));
+}
+
 TEST(QnSelection, ExactQueueingModelStaysRecommendedWhenAmdahlFitsAsWell)
 {
   // runs drawn from the queueing model itself at 1, 2, 4 and 8 processes on

@@ -75,10 +75,11 @@ struct HeldOutCheck {
 
 /// Whether Amdahl's law is recommended over the queueing model after the
 /// distinct held-out checks: only when the queueing model failed (its mean
-/// error passes kTrustedError) and Amdahl's did better by more than two
-/// standard errors of the paired differences (with a single check, by any
-/// amount); a structural model is not dropped on a difference the checks'
-/// own spread explains.
+/// error passes kTrustedError), Amdahl's law passed (its mean error within
+/// kTrustedError) and did better by more than two standard errors of the
+/// paired differences (with a single check, by any amount); a structural
+/// model is not dropped on a difference the checks' own spread explains,
+/// nor for a fallback that failed too.
 bool amdahl_clearly_better(const std::vector<HeldOutCheck>& checks);
 
 /// Validates the queueing model and Amdahl's law on runs held out of their
