@@ -4,6 +4,9 @@
 // processes (issue 13: a 3-D halo stops gaining neighbours).
 #include "qn/HaloExchange.hpp"
 #include "qn/MeasuredRun.hpp"
+#include "qn/QueueingModel.hpp"
+
+#include "QnTestUtil.hpp"
 
 #include <array>
 #include <cmath>
@@ -231,6 +234,58 @@ TEST(QnHalo, PeriodicCubeShowsItsWrapByTheMessagesARankSendsItself)
   EXPECT_FALSE(silent->periodic);
 }
 
+TEST(QnHalo, FacesARankSendsItselfAreCountedAtEveryCount)
+{
+  // CoMD's sides of 1 wrap onto the rank: 2 faces x 50 messages each, of the
+  // bytes of a whole cut plane (k = 1 here: 50 x 8 x 60^2 = 1.44e6 B a plane).
+  // 1x1x1: 6 faces, 300 messages and 6 planes to itself, nothing else;
+  // 2x1x1: 100 messages a rank to its partner, 200 to itself, 4 planes (the
+  // y and z sides' two each) to themselves over the run, 4 to partners
+  auto halo = find_halo_exchange({cartesian_run(2, false, 3, true), cartesian_run(4, false, 3, true),
+                                  cartesian_run(8, false, 3, true)});
+  ASSERT_TRUE(halo.has_value());
+  EXPECT_TRUE(halo->to_itself);
+  double plane = kPairMessages * 8 * kSide * kSide;
+  GridTraffic one = halo_traffic(*halo, 1), two = halo_traffic(*halo, 2), big = halo_traffic(*halo, 64);
+  EXPECT_NEAR(one.self_messages, 300, 1e-9);
+  EXPECT_NEAR(one.messages, 300, 1e-9);
+  EXPECT_NEAR(one.self_bytes, 6 * plane, 1e-6 * plane);
+  EXPECT_NEAR(one.bytes, 6 * plane, 1e-6 * plane);
+  EXPECT_NEAR(two.self_messages / 2, 200, 1e-9);
+  EXPECT_NEAR(two.messages / 2, 300, 1e-9);
+  EXPECT_NEAR(two.self_bytes, 4 * plane, 1e-6 * plane);
+  EXPECT_NEAR(two.bytes, 8 * plane, 1e-6 * plane);
+  EXPECT_EQ(big.self_messages, 0); // 4x4x4: no side of 1
+  // a code that copies its faces without a message sends itself nothing
+  HaloExchange silent = *halo;
+  silent.to_itself = false;
+  EXPECT_EQ(halo_traffic(silent, 1).messages, 0);
+  EXPECT_NEAR(halo_traffic(silent, 2).messages / 2, 100, 1e-9);
+  EXPECT_EQ(halo_traffic(silent, 2).self_bytes, 0);
+}
+
+TEST(QnHalo, OneProcessRunPaysForTheFacesItSendsItselfOverItsOwnLinks)
+{
+  // one process on a host without loopback (SimGrid routes its messages to
+  // itself over its up and down links, as the replay of CoMD's one-process
+  // run shows: 1.9 s of its 18 s in MPI). W = 9.6e9 flop at 9.6 Gflop/s is
+  // 1 s; the 300 messages of 6 planes of 1.44e6 B move 8.64e6 B at 125 MB/s,
+  // 0.06912 s, once (a transfer holds the up and down links at once), and pay
+  // the route's latency each: T = 1 + 0.06912 + 300 x latency (Net_Constant
+  // 1, no SMPI factors, V_comm 0). Without the wrap: T = 1 s, as before
+  Platform p = test::qn_two_nodes();
+  QueueingModel m = test::qn_plain_model(0, 9.6e9);
+  m.halo = find_halo_exchange({cartesian_run(2, false, 3, true), cartesian_run(4, false, 3, true),
+                               cartesian_run(8, false, 3, true)});
+  ASSERT_TRUE(m.halo.has_value());
+  double latency = p.route(0, 0).latency_s;
+  EXPECT_GT(latency, 0);
+  double bytes = 6 * kPairMessages * 8 * kSide * kSide;
+  EXPECT_NEAR(predict_run_time(m, p, {{0, 1}}).time_s, 1 + bytes / 125e6 + 300 * latency, 1e-9);
+  m.halo->to_itself = false;
+  EXPECT_NEAR(predict_run_time(m, p, {{0, 1}}).time_s, 1, 1e-9);
+}
+
 TEST(QnHalo, NonPeriodicGridsAreUnchangedAndOldModelsReadAsNonPeriodic)
 {
   auto cube = find_halo_exchange({cartesian_run(2, false), cartesian_run(4, false), cartesian_run(8, false)});
@@ -246,9 +301,14 @@ TEST(QnHalo, NonPeriodicGridsAreUnchangedAndOldModelsReadAsNonPeriodic)
   nlohmann::json j = h;
   EXPECT_TRUE(j.at("periodic").get<bool>());
   EXPECT_TRUE(j.get<HaloExchange>().periodic);
+  h.to_itself = true;
+  j = h;
+  EXPECT_TRUE(j.get<HaloExchange>().to_itself);
   j.erase("periodic");
+  j.erase("to_itself");
   HaloExchange old = j.get<HaloExchange>();
   EXPECT_FALSE(old.periodic);
+  EXPECT_FALSE(old.to_itself);
   EXPECT_DOUBLE_EQ(old.messages_per_pair, cube->messages_per_pair);
   j.erase("bytes");
   EXPECT_THROW(j.get<HaloExchange>(), nlohmann::json::exception);

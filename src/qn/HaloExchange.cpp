@@ -59,8 +59,10 @@ int most_neighbours(const std::vector<int>& dims, bool diagonals)
 
 // F_k(n) = sum_i c_i prod_{j != i} p_j^(1-k), c_i the cut planes along side i:
 // p_i - 1 twice (each cut seen from both sides), or on a periodic grid p_i
-// twice when p_i >= 2 (the ends meet; a side of 1 wraps onto the rank itself)
-double face_measure(const std::vector<int>& dims, double k, bool periodic)
+// twice when p_i >= 2 (the ends meet); a side of 1 wraps onto the rank
+// itself, its one plane counted (twice) only in `ones`, the faces a rank
+// sends itself
+double face_measure(const std::vector<int>& dims, double k, bool periodic, bool ones = false)
 {
   double f = 0;
   for (std::size_t i = 0; i < dims.size(); ++i) {
@@ -68,7 +70,7 @@ double face_measure(const std::vector<int>& dims, double k, bool periodic)
     for (std::size_t j = 0; j < dims.size(); ++j)
       if (j != i)
         across *= std::pow(dims[j], 1 - k);
-    double cuts = periodic ? (dims[i] >= 2 ? dims[i] : 0) : dims[i] - 1;
+    double cuts = ones ? (dims[i] == 1 ? 1 : 0) : periodic ? (dims[i] >= 2 ? dims[i] : 0) : dims[i] - 1;
     f += 2.0 * cuts * across;
   }
   return f;
@@ -198,17 +200,25 @@ std::optional<bool> periodic_faces_fit(const RunPartners& x, const std::vector<i
 
 GridTraffic halo_traffic(const HaloExchange& h, int n)
 {
-  if (n < 2)
+  bool to_itself = h.periodic && h.to_itself;
+  if (n < 2 && !to_itself)
     return {};
   std::vector<int> dims = balanced_dims(n, h.dimensions);
-  double per_rank = 0; // messages per rank over messages_per_pair
+  double per_rank = 0, self_per_rank = 0; // messages per rank over messages_per_pair
   if (h.periodic) {
     for (int p : dims)
-      per_rank += p >= 2 ? 2 : 0; // two faces a side, to partners (a side of 1: to itself, off the network)
+      (p >= 2 ? per_rank : self_per_rank) += 2; // two faces a side, to partners or (a side of 1) to itself
   } else {
     per_rank = mean_neighbours(dims, h.diagonals);
   }
-  return {h.messages_per_pair * n * per_rank, h.bytes * face_measure(dims, h.exponent, h.periodic)};
+  GridTraffic t{h.messages_per_pair * n * per_rank, h.bytes * face_measure(dims, h.exponent, h.periodic)};
+  if (to_itself) {
+    t.self_messages = h.messages_per_pair * n * self_per_rank;
+    t.self_bytes = h.bytes * face_measure(dims, h.exponent, true, true);
+    t.messages += t.self_messages;
+    t.bytes += t.self_bytes;
+  }
+  return t;
 }
 
 std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs)
@@ -267,6 +277,10 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
       h.dimensions = d;
       h.diagonals = diagonals;
       h.periodic = periodic;
+      auto sends_itself = [](const RunPartners& x) {
+        return std::any_of(x.self_messages.begin(), x.self_messages.end(), [](double m) { return m > 0; });
+      };
+      h.to_itself = periodic && std::any_of(seen.begin(), seen.end(), sends_itself);
       for (const RunPartners& x : seen) {
         double per_rank = x.pairs / x.procs; // periodic: per face, 2 a side of 2 or more
         if (periodic) {
@@ -301,8 +315,13 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
 
 void to_json(nlohmann::json& j, const HaloExchange& h)
 {
-  j = nlohmann::json{{"dimensions", h.dimensions}, {"diagonals", h.diagonals}, {"periodic", h.periodic},
-                     {"messages_per_pair", h.messages_per_pair}, {"bytes", h.bytes}, {"exponent", h.exponent}};
+  j = nlohmann::json{{"dimensions", h.dimensions},
+                     {"diagonals", h.diagonals},
+                     {"periodic", h.periodic},
+                     {"to_itself", h.to_itself},
+                     {"messages_per_pair", h.messages_per_pair},
+                     {"bytes", h.bytes},
+                     {"exponent", h.exponent}};
 }
 
 void from_json(const nlohmann::json& j, HaloExchange& h)
@@ -310,6 +329,7 @@ void from_json(const nlohmann::json& j, HaloExchange& h)
   j.at("dimensions").get_to(h.dimensions);
   j.at("diagonals").get_to(h.diagonals);
   h.periodic = j.value("periodic", false);
+  h.to_itself = j.value("to_itself", false);
   j.at("messages_per_pair").get_to(h.messages_per_pair);
   j.at("bytes").get_to(h.bytes);
   j.at("exponent").get_to(h.exponent);

@@ -21,8 +21,12 @@ struct HaloExchange {
   bool diagonals = false;          ///< edges and corners too (3^d - 1 neighbours inside), else faces (2d)
   /// faces only, on a grid whose ends meet (CoMD's periodic domain): along a side of p >= 2 ranks
   /// every rank sends across both its faces (with p = 2 both to its one partner), along a side of
-  /// 1 to itself (off the network); false in models written before the field existed
+  /// 1 to itself or nothing; false in models written before the field existed
   bool periodic = false;
+  /// periodic, and the runs' ranks sent themselves both faces of each side of 1 (m messages a face,
+  /// the bytes of a cut plane): on a platform without loopback these cross the host's own links;
+  /// false in models written before the field existed
+  bool to_itself = false;
   double messages_per_pair = 0;    ///< messages per ordered pair of neighbours (periodic: per face crossed)
   /// bytes a run sends: bytes F_k(n), F_k = sum_i 2 (p_i - 1) prod_{j != i} p_j^(1-k): the faces
   /// between the grid's slabs, each of an area falling as prod_{j != i} p_j^-k (k = 1: a fixed
@@ -38,7 +42,9 @@ std::vector<int> balanced_dims(int n, int dimensions);
 /// Mean number of neighbours of a rank on that grid.
 double mean_neighbours(const std::vector<int>& dims, bool diagonals);
 
-/// Messages and bytes a whole run of n processes sends in the exchange.
+/// Messages and bytes a whole run of n processes sends in the exchange, those
+/// to the ranks themselves included (and apart); nothing below 2 processes
+/// unless the exchange goes `to_itself`.
 GridTraffic halo_traffic(const HaloExchange& halo, int n);
 
 /// The exchange the partner lists of the runs show, when every run with two
@@ -56,7 +62,7 @@ GridTraffic halo_traffic(const HaloExchange& halo, int n);
 std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& runs);
 
 // to_json/from_json by member name; from_json throws nlohmann::json exceptions on missing fields,
-// except "periodic" (absent in older models: a grid whose ends do not meet)
+// except "periodic" and "to_itself" (absent in older models: false)
 void to_json(nlohmann::json& j, const HaloExchange& h);
 void from_json(const nlohmann::json& j, HaloExchange& h);
 

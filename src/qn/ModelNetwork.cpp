@@ -71,13 +71,13 @@ Nic nic_of(const Platform& platform, int host)
 
 // s(n) as the network uses it: with one process, T = V_comp W / speed for
 // any s (eq. 3, 8, 10), so one cycle stands for the run, whatever a curve
-// fitted on runs that send says at n = 1
+// fitted on runs that send says at n = 1; but a periodic halo whose sides of
+// 1 wrap onto the rank sends it messages even then (CoMD), which cross its
+// host's own links on a platform without loopback
 GridTraffic structured_traffic(const QueueingModel& model, double n)
 {
-  if (n < 2)
-    return {};
-  int procs = static_cast<int>(std::lround(n));
-  if (model.grid)
+  int procs = static_cast<int>(std::lround(std::max(n, 1.0)));
+  if (model.grid && n >= 2)
     return grid_traffic(*model.grid, procs);
   if (model.halo)
     return halo_traffic(*model.halo, procs);
@@ -86,13 +86,20 @@ GridTraffic structured_traffic(const QueueingModel& model, double n)
 
 double cycles_at(const QueueingModel& model, double n)
 {
-  if (n < 2)
-    return 1.0;
+  if (n < 2) {
+    double to_itself = structured_traffic(model, n).self_messages;
+    return to_itself > 0 ? to_itself : 1.0;
+  }
   return std::max(model.sends(n) + structured_traffic(model, n).messages / n, 1e-12);
 }
 
 double message_bytes_at(const QueueingModel& model, double n)
 {
+  if (n < 2) {
+    GridTraffic t = structured_traffic(model, n);
+    if (t.self_messages > 0)
+      return t.self_bytes / t.self_messages;
+  }
   if (!model.run_bytes)
     return std::max(model.message_bytes(n), 0.0);
   // m(n) = B(n) / (n s(n)): the bytes a run sends, spread over its messages
@@ -122,9 +129,22 @@ double hot_receive_share_at(const QueueingModel& model, double n)
 
 namespace {
 
+// The shares of a run's bytes and messages that its ranks send themselves
+// (a periodic halo's sides of 1): these stay on the sender's node.
+std::pair<double, double> self_shares_at(const QueueingModel& model, double n)
+{
+  GridTraffic t = structured_traffic(model, n);
+  if (!(t.self_messages > 0))
+    return {0.0, 0.0};
+  double messages = std::max(n, 1.0) * cycles_at(model, n), bytes = messages * message_bytes_at(model, n);
+  return {bytes > 0 ? std::min(1.0, t.self_bytes / bytes) : 0.0, std::min(1.0, t.self_messages / messages)};
+}
+
 // Where the messages of one process of node c go: bytes[c][j], per cycle of
 // that process, its bytes received on node j in units of the mean message
-// (a message a process sends to itself goes nowhere); messages[c][j] the
+// (a message a process sends to itself by the model's general traffic goes
+// nowhere; the shares `to_itself` of bytes and messages that a structured
+// exchange sends a rank itself stay on c); messages[c][j] the
 // same in messages (their latencies). The busiest receiver, on the
 // placement's first node, gets a share h of all bytes and sends a share g of
 // them (g_msg of the messages); the other n-1 ranks send the rest evenly.
@@ -140,8 +160,8 @@ struct ClassTraffic {
   std::vector<std::vector<double>> bytes, messages;
 };
 
-ClassTraffic class_traffic(const std::vector<int>& counts, double n, double hot, std::pair<double, double> sent,
-                           bool others)
+ClassTraffic spread_traffic(const std::vector<int>& counts, double n, double hot, std::pair<double, double> sent,
+                            bool others)
 {
   std::size_t nodes = counts.size();
   ClassTraffic t{std::vector<std::vector<double>>(nodes, std::vector<double>(nodes, 0.0)), {}};
@@ -183,6 +203,19 @@ ClassTraffic class_traffic(const std::vector<int>& counts, double n, double hot,
   return t;
 }
 
+ClassTraffic class_traffic(const std::vector<int>& counts, double n, double hot, std::pair<double, double> sent,
+                           bool others, std::pair<double, double> to_itself)
+{
+  ClassTraffic t = spread_traffic(counts, n, hot, sent, others);
+  auto [self_bytes, self_messages] = to_itself;
+  for (std::size_t c = 0; c < counts.size(); ++c)
+    for (std::size_t j = 0; j < counts.size(); ++j) {
+      t.bytes[c][j] = (1 - self_bytes) * t.bytes[c][j] + (j == c ? self_bytes : 0.0);
+      t.messages[c][j] = (1 - self_messages) * t.messages[c][j] + (j == c ? self_messages : 0.0);
+    }
+  return t;
+}
+
 // Where a cycle's message goes, per node: the chance it leaves the node for
 // another, enters it from another, or stays between two of its processes:
 // class_traffic's visits weighted by the nodes' shares n_c/n (a cycle is one
@@ -196,13 +229,13 @@ struct NodeTraffic {
 };
 
 std::vector<NodeTraffic> node_traffic(const HostCounts& placement, double n, double hot,
-                                      std::pair<double, double> sent, bool others)
+                                      std::pair<double, double> sent, bool others, std::pair<double, double> to_itself)
 {
   std::vector<int> counts;
   for (const auto& [host, count] : placement)
     counts.push_back(count);
   std::vector<NodeTraffic> t(counts.size());
-  auto visits = class_traffic(counts, n, hot, sent, others);
+  auto visits = class_traffic(counts, n, hot, sent, others, to_itself);
   for (std::size_t c = 0; c < counts.size(); ++c) {
     if (counts[c] <= 0)
       continue;
@@ -245,7 +278,8 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
   auto [latency_factor, per_byte_factor] =
       model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
   std::vector<NodeTraffic> traffic =
-      node_traffic(placement, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners);
+      node_traffic(placement, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners,
+                   self_shares_at(model, n));
   ClosedNetwork net;
   double sent_s = 0, received_s = 0; // a cycle's demand at all send queues, and at all receive queues
   std::size_t node = 0;
@@ -315,8 +349,8 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
   constexpr double kEnvelopeBytes = 16; // as build_network: SMPI's factors per size class
   auto [latency_factor, per_byte_factor] =
       model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
-  auto visits =
-      class_traffic(counts, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners);
+  auto visits = class_traffic(counts, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n),
+                              model.other_partners, self_shares_at(model, n));
   std::size_t nodes = hosts.size();
   // each node's stations in build_network's order and names: cpu, then
   // net-out and net-in (the paper's one net queue without duplex), then the

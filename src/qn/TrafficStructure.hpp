@@ -34,6 +34,7 @@ std::pair<int, int> grid_dims(int n, bool unit_stride_on_smaller);
 /// Messages and bytes a whole run of n processes sends in the exchange.
 struct GridTraffic {
   double messages = 0, bytes = 0;
+  double self_messages = 0, self_bytes = 0; ///< of those, what ranks send themselves (a periodic side of 1)
 };
 GridTraffic grid_traffic(const GridExchange& grid, int n);
 

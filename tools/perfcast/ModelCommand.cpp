@@ -117,8 +117,9 @@ int run_fit(const ModelArgs& a)
     const HaloExchange& h = *model.halo;
     if (h.periodic)
       std::cout << fmt::format("  halo exchange         {}-D periodic grid across faces: {:.4g} messages per face crossed, "
-                               "{:.4g} B x faces F_k(n) (p cut planes a side of p), k = {:.2f}; besides s(n), B(n)\n",
-                               h.dimensions, h.messages_per_pair, h.bytes, h.exponent);
+                               "{:.4g} B x faces F_k(n) (p cut planes a side of p{}), k = {:.2f}; besides s(n), B(n)\n",
+                               h.dimensions, h.messages_per_pair, h.bytes,
+                               h.to_itself ? "; a side of 1 to the rank itself" : "", h.exponent);
     else
       std::cout << fmt::format("  halo exchange         {}-D grid across {}: {:.4g} messages per neighbour pair, "
                                "{:.4g} B x faces F_k(n), k = {:.2f}; besides s(n), B(n)\n",
