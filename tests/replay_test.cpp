@@ -295,6 +295,17 @@ TEST(Replay, WaitanyConsumesTheFirstRequestToComplete)
   EXPECT_NEAR(r.ranks[0].compute_s, 0.5, 1e-12);
 }
 
+TEST(Replay, SmpiWaitAnySpellingIsReadAsWaitany)
+{
+  // SMPI 3.32's -trace-ti writes MPI_Waitany as "waitAny COUNT" (miniAMR's
+  // trace stopped at it): the same scenario as above, the same times
+  Fixture f;
+  auto r = f.replay({"0 irecv 1 0 8\n0 irecv 2 0 8\n0 waitAny 2\n0 compute 5e8\n0 waitall\n",
+                     "1 compute 3e9\n1 send 0 0 8\n", "2 compute 1e9\n2 send 0 0 8\n"});
+  EXPECT_NEAR(r.ranks[0].finish_s, 3.0 + message_time(8), 1e-12);
+  EXPECT_NEAR(r.ranks[0].compute_s, 0.5, 1e-12);
+}
+
 TEST(Replay, WaitsomeConsumesEverythingCompleted)
 {
   // both messages are in by the time rank 0 looks (it computes 3 s first):

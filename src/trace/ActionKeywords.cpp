@@ -19,6 +19,7 @@ const std::vector<std::pair<std::string, Keyword>>& keywords()
       if (is_collective(type))
         t.emplace_back("i" + std::string(action_name(type)), Keyword{type, true});
     }
+    t.emplace_back("waitAny", Keyword{ActionType::Waitany, false}); // SMPI 3.32's -trace-ti spells MPI_Waitany so
     return t;
   }();
   return table;
