@@ -69,6 +69,27 @@ TEST(KernelLadder, SizesGrowGeometricallyUpToTheMaximum)
   }
 }
 
+TEST(KernelLadder, DenseAndSparseLaddersGoFarEnoughToTakeTensOfSeconds)
+{
+  // Session 11: a target phase of 20-30 s maps onto the kernel size that takes
+  // as long (sFactor), and the ladders ended where a run took 0.04-3 s, so every
+  // kernel was refused for its range. The dense products and LU step by 2^(1/3)
+  // (the time doubles per step) to order 4101: gemm took 2.4 s at 1627 on the
+  // study's machine, so about 38 s at 4101 (a factor 2^4); cg and spmv double
+  // their rows (the time doubles) to 2^24: cg 1.2 s at 2^21, about 10 s at 2^24.
+  for (const char* name : {"gemm", "symm", "trmm", "lu"}) {
+    const auto sizes = size_ladder(find_kernel(name));
+    EXPECT_EQ(sizes.back(), 4101) << name;
+    EXPECT_EQ(sizes[sizes.size() - 5], 1627) << name << ": four doublings of the time past 1627";
+  }
+  for (const char* name : {"cg", "spmv"}) EXPECT_EQ(size_ladder(find_kernel(name)).back(), 1L << 24) << name;
+  // the limit of --max-seconds still ends the ladder first: 15 s is passed at 3255 for t = 2.4 s (n / 1627)^3
+  const auto outcome =
+      measure_kernel(find_kernel("gemm"), fake_runner([](long n) { return 2.4 * std::pow(n / 1627.0, 3); }), {15, 1, 2});
+  ASSERT_EQ(outcome.failure, "");
+  EXPECT_EQ(outcome.points.back().size, 3255);
+}
+
 TEST(KernelLadder, StopsAfterTheFirstSizeWhoseFastestRunTakesLongerThanTheLimit)
 {
   // t = 1e-6 size^2: 1e-4, 4e-4, 1.6e-3, 6.4e-3, 2.56e-2 s at sizes 10 .. 160; the

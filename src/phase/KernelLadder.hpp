@@ -16,7 +16,7 @@ struct KernelSpec {
   std::string name;      ///< the program is perfcast-kernel-NAME
   long first_size = 0;   ///< the smallest size of the ladder
   double factor = 2;     ///< each size is the previous one times this (rounded)
-  long max_size = 0;     ///< no size beyond this (memory of a 2-process run below 1 GiB)
+  long max_size = 0;     ///< no size beyond this (memory of a 2-process run, see reference_kernels())
   std::string size_unit; ///< what the size counts ("grid points a side")
   std::string about;     ///< what it computes, one line
 };
