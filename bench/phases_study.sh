@@ -15,7 +15,11 @@
 # OUTDIR/phases_study.csv (code, phase, kernel, method, small sizes, target,
 # predicted and measured seconds per rank, error). Each small size runs
 # REPEAT (3) times and stands by its median run, the target TARGET_REPEAT
-# (REPEAT) times, measured alike (docs/phases.md: the machine's speed drifts).
+# (REPEAT) times, measured alike (docs/phases.md: the machine's speed drifts);
+# a small size whose runs do not agree runs again, up to MAX_REPEAT (7) runs.
+# The prediction is written to OUTDIR/CODE/predict-before-target.txt, with the
+# time, before the target runs. SMALL_ONLY=1 stops each code after its small
+# runs (they do not use the database); a later call reuses them.
 set -euo pipefail
 usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
 if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES MAX_SIZES COMMAND...: one locked piece
@@ -33,7 +37,7 @@ if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES
   if [ "$piece" = small ]; then
     # the series resumes from the sizes already in $dir/small
     nice -n 1 "$perfcast" phases run -o "$dir/small" --sizes "$ladder" --more "$more" --max-sizes "$max_sizes" --repeat "${REPEAT:-3}" \
-      --tolerance "${TOLERANCE:-0.05}" \
+      --max-repeat "${MAX_REPEAT:-7}" --tolerance "${TOLERANCE:-0.05}" \
       --max-phases "$max_phases" -- "$@" > "$dir/run.txt" 2> "$dir/run.err" || { cat "$dir/run.err" >&2; exit 1; }
     python3 -c 'import json, sys; print(round(float(sys.argv[2]) * max(json.load(open(sys.argv[1]))["used"])))' \
       "$dir/small/phases.json" "${TARGET_FACTOR:-2}" > "$dir/target.txt"
@@ -117,6 +121,12 @@ study() { # CODE LADDER MORE [MAX_PHASES]
       return 1
     fi
   done
+  # SMALL_ONLY=1: stop here (the small runs need no kernel database; a later call resumes)
+  [ -z "${SMALL_ONLY:-}" ] || return 0
+  # the prediction, written down (with the time) before the target runs
+  { echo "written $(date -u '+%F %T') UTC, before the target ran"
+    "$perfcast" phases predict "$dir/small" --size "$(cat "$dir/target.txt")" --kernels "$db" --max-phases "$max_phases"
+  } > "$dir/predict-before-target.txt" 2>&1 || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
   lock "$0" --under-lock target "$dir" "$ladder" "$more" "$max_phases" 0 "${cmd[@]}" ||
     { echo "phases_study: $code: the target run failed" >&2; return 1; }
   local target

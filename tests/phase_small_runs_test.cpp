@@ -77,3 +77,33 @@ TEST(SmallRuns, TheMedianRunStandsForASize) {
   EXPECT_EQ(median_runs(runs({4.0, 3.0, 2.0, 1.0})), (std::vector<std::size_t>{2, 1}));
   EXPECT_TRUE(median_runs({}).empty());
 }
+
+TEST(SmallRuns, ASizeStandsWhenAMajorityOfItsRunsAgree) {
+  auto runs = [](std::vector<double> seconds) {
+    std::vector<RepeatRecord> out;
+    for (double s : seconds) out.push_back({s + 0.3, s, "", {}, {}});
+    return out;
+  };
+  // fewer than two runs: nothing to disagree
+  EXPECT_EQ(majority_spread(runs({})), 0);
+  EXPECT_EQ(majority_spread(runs({2.0})), 0);
+  // two runs: both are the majority, (2.1 - 2.0) / 2.0
+  EXPECT_NEAR(majority_spread(runs({2.1, 2.0})), 0.05, 1e-12);
+  // session 11's miniMD at 28, two of three runs disturbed: sorted 3.325, 3.97, 4.86; the pairs
+  // spread by 0.194 and 0.224, the tightest 0.194, more than the tolerance 0.05: run again
+  EXPECT_NEAR(majority_spread(runs({4.86, 3.97, 3.325})), (3.97 - 3.325) / 3.325, 1e-12);
+  EXPECT_FALSE(runs_agree(runs({4.86, 3.97, 3.325}), 0.05));
+  // two more undisturbed runs: the majority 3.30, 3.31, 3.325 spreads by 0.0076; the median
+  // of all five, 3.325, lies in it
+  const auto five = runs({4.86, 3.97, 3.325, 3.31, 3.30});
+  EXPECT_NEAR(majority_spread(five), (3.325 - 3.30) / 3.30, 1e-12);
+  EXPECT_TRUE(runs_agree(five, 0.05));
+  EXPECT_EQ(median_runs(five), (std::vector<std::size_t>{2}));
+  // session 11's hpcc at 512: 0.485, 1.24, 1.10 s; the tightest pair (1.10, 1.24) spreads by 0.127
+  EXPECT_FALSE(runs_agree(runs({0.485, 1.24, 1.10}), 0.05));
+  // one off run among three does not matter: 2.41 and 2.395 agree (miniMD at 25, 3.43 disturbed)
+  EXPECT_TRUE(runs_agree(runs({2.41, 2.395, 3.43}), 0.05));
+  // an even count needs R / 2 + 1: of four, three within the bound
+  EXPECT_FALSE(runs_agree(runs({1.0, 1.02, 1.5, 1.6}), 0.05));
+  EXPECT_TRUE(runs_agree(runs({1.0, 1.02, 1.04, 1.6}), 0.05));
+}

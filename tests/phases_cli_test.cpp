@@ -191,7 +191,7 @@ TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
   test::TempDir dir;
   const std::string out = dir.path() + "/runs";
   const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.2 --max-sizes 3 "
-                                          "--hz 10000 --repeat 2 -- {} {{size}}",
+                                          "--hz 10000 --repeat 2 --max-repeat 2 -- {} {{size}}",
                                           out, PERFCAST_PHASES_APP));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("run 2/2"), std::string::npos) << r.output;
@@ -228,4 +228,45 @@ TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
   const auto third = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --run 3", out, db));
   EXPECT_NE(third.status, 0);
   EXPECT_NE(third.output.find("no run 3 (expected 1 to 2"), std::string::npos) << third.output;
+}
+
+// A size whose repeats disagree is run again until a majority agrees (phase::runs_agree), and a
+// size that never agrees does not judge convergence. The wrapper disturbs the first two runs of
+// the first size, each differently (the program at 1.4x and 1.7x the size: 2.5x and 4.2x the
+// time); every later run is the program at its size. Sizes 400 and 440 alone converge (the
+// cubic phase's share n / (n + 200): 0.667 and 0.688, within 0.2).
+TEST(PhasesCli, DisagreeingRepeatsAreRunAgainAndNeverJudgeConvergence) {
+  test::TempDir dir;
+  const std::string script = dir.file(
+      "disturbed.sh",
+      fmt::format("#!/bin/sh\nc=$(cat \"$0.count\" 2>/dev/null || echo 0); c=$((c + 1)); echo $c > \"$0.count\"\n"
+                  "[ \"$1\" = 400 ] && [ $c -eq 1 ] && exec {0} 560\n"
+                  "[ \"$1\" = 400 ] && [ $c -eq 2 ] && exec {0} 680\nexec {0} \"$1\"\n",
+                  PERFCAST_PHASES_APP));
+  std::filesystem::permissions(script, std::filesystem::perms::owner_all);
+  const auto series = [&](const std::string& out, int max_repeat) {
+    std::filesystem::remove(script + ".count");
+    const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 400:+40 --more 3 --tolerance 0.2 --max-sizes 4 "
+                                            "--hz 1000 --repeat 3 --max-repeat {} -- {} {{size}}",
+                                            out, max_repeat, script));
+    EXPECT_EQ(r.status, 0) << r.output;
+    return nlohmann::json::parse(std::ifstream(out + "/phases.json"));
+  };
+  // Up to 7 runs: after 3 no two agree (2.5x, 4.2x, 1x), after 4 no three; after 5 the three
+  // undisturbed ones do, and the median (the third fastest of five) is one of them.
+  const auto more = series(dir.path() + "/more", 7);
+  const auto& first = more["sizes"][0];
+  ASSERT_EQ(first["runs"].size(), 5u) << first.dump();
+  EXPECT_TRUE(first["settled"].get<bool>()) << first.dump();
+  EXPECT_LE(first["majority_spread"].get<double>(), 0.2) << first.dump();
+  EXPECT_NE(first["dir"], first["runs"][0]["dir"]) << first.dump();
+  EXPECT_NE(first["dir"], first["runs"][1]["dir"]) << first.dump();
+  EXPECT_EQ(more["sizes"][1]["runs"].size(), 3u) << more["sizes"][1].dump();
+  EXPECT_EQ(more["converged_at"], 400);
+  // At most 3 runs: 400 stays unsettled (its median is a disturbed run) and cannot judge
+  // convergence; 440 and 480 do.
+  const auto capped = series(dir.path() + "/capped", 3);
+  ASSERT_EQ(capped["sizes"][0]["runs"].size(), 3u);
+  EXPECT_FALSE(capped["sizes"][0]["settled"].get<bool>()) << capped["sizes"][0].dump();
+  EXPECT_EQ(capped["converged_at"], 440);
 }

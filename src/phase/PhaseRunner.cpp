@@ -51,7 +51,8 @@ json to_json(const PhaseRunLog& log) {
       runs.push_back({{"wall_s", k.wall_s}, {"profile_s", k.profile_s}, {"dir", k.dir}, {"phases", k.phases},
                       {"shares", k.shares}});
     sizes.push_back({{"size", r.size}, {"status", r.status}, {"wall_s", r.wall_s}, {"dir", r.dir}, {"dirs", r.dirs},
-                     {"runs", runs}, {"spread", r.spread()}});
+                     {"runs", runs}, {"spread", r.spread()}, {"majority_spread", majority_spread(r.runs)},
+                     {"settled", r.settled}});
   }
   return {{"format", kFormat},
           {"version", 1},
@@ -99,6 +100,7 @@ PhaseRunLog read_phase_runs(const std::string& dir) {
       for (const json& k : s.value("runs", json::array()))
         r.runs.push_back({k.at("wall_s"), k.at("profile_s"), k.at("dir"), k.at("phases").get<std::vector<std::string>>(),
                           k.at("shares").get<std::vector<double>>()});
+      r.settled = s.value("settled", true);
       log.sizes.push_back(r);
     }
     log.converged_at = j.at("converged_at");
@@ -118,6 +120,25 @@ double SizeRecord::spread() const {
     hi = std::max(hi, k.profile_s);
   }
   return lo > 0 ? (hi - lo) / lo : 0;
+}
+
+double majority_spread(const std::vector<RepeatRecord>& runs) {
+  if (runs.size() < 2) return 0;
+  std::vector<double> s;
+  for (const RepeatRecord& k : runs) s.push_back(k.profile_s);
+  std::sort(s.begin(), s.end());
+  const std::size_t m = s.size() / 2 + 1; // a majority
+  double best = -1;
+  for (std::size_t i = 0; i + m <= s.size(); ++i) {
+    const double lo = s[i], hi = s[i + m - 1];
+    const double spread = lo > 0 ? (hi - lo) / lo : 0;
+    if (best < 0 || spread < best) best = spread;
+  }
+  return best;
+}
+
+bool runs_agree(const std::vector<RepeatRecord>& runs, double tolerance) {
+  return majority_spread(runs) <= tolerance;
 }
 
 SizeRecord pick_run(const SizeRecord& record, int k) {
@@ -196,13 +217,17 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
   // virtual machine the speed drifts on identical work, so the fastest run
   // is a fast moment of the host, not the least disturbed run; the kernel
   // database's models take each size's median too (KernelModel).
+  // A size whose runs disagree cannot tell whether the shares moved
+  // (runs_agree): it is run again, up to max_repeat, until a majority of its
+  // runs agree within the tolerance; the median then lies in that majority.
   const int repeat = std::max(1, options.repeat);
+  const int max_repeat = std::max(repeat, options.max_repeat);
   SizeRecord r;
   r.size = size;
   const std::string size_dir = fmt::format("size-{:g}", size);
   fs::remove_all(dir + "/" + size_dir);
   std::vector<std::vector<profile::FunctionProfile>> rank_profiles; // per run
-  for (int k = 1; k <= repeat; ++k) {
+  for (int k = 1;; ++k) {
     RepeatRecord run;
     run.dir = repeat == 1 ? size_dir : fmt::format("{}/run-{}", size_dir, k);
     const std::string run_dir = dir + "/" + run.dir;
@@ -228,8 +253,15 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
       // no phase set in this run alone: recorded as none, the series decides later
     }
     progress(fmt::format("size {:g}{}: {:.2f} s, {:.3g} s per rank sampled, {} rank profile(s)", size,
-                         repeat > 1 ? fmt::format(" run {}/{}", k, repeat) : "", run.wall_s, run.profile_s, m.ranks));
+                         repeat > 1 ? fmt::format(" run {}/{}", k, k <= repeat ? repeat : max_repeat) : "",
+                         run.wall_s, run.profile_s, m.ranks));
     r.runs.push_back(run);
+    if (k < repeat) continue;
+    r.settled = runs_agree(r.runs, options.tolerance);
+    if (r.settled || k >= max_repeat) break;
+    progress(fmt::format("size {:g}: no majority of its {} runs agrees within {:g} (the tightest spreads by {:.1f}%): "
+                         "one run more",
+                         size, k, options.tolerance, 100 * majority_spread(r.runs)));
   }
   const std::vector<std::size_t> middle = median_runs(r.runs);
   std::vector<profile::FunctionProfile> kept_ranks;
@@ -242,9 +274,13 @@ MergedProfile profile_size(const std::string& dir, PhaseRunLog& log, const Phase
   log.sizes.push_back(r);
   write_log(dir, log);
   if (repeat > 1)
-    progress(fmt::format("size {:g}: kept {} (the median; spread {:.1f}%)", size,
+    progress(fmt::format("size {:g}: kept {} (the median; spread {:.1f}%){}", size,
                          r.dirs.empty() ? r.dir : fmt::format("the mean of {}", fmt::join(r.dirs, " and ")),
-                         100 * r.spread()));
+                         100 * r.spread(),
+                         r.settled ? ""
+                                   : fmt::format("; no majority of its {} runs agreed within {:g}: the size cannot "
+                                                 "judge convergence",
+                                                 r.runs.size(), options.tolerance)));
   MergedProfile kept = merge_ranks(size, kept_ranks);
   kept.ranks /= static_cast<int>(middle.size()); // ranks of one run
   return kept;
@@ -281,25 +317,39 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
   // a point of sampling noise while every function's share holds still.
   PhaseSet previous; // chosen at the previous size
   bool have_previous = false;
+  bool previous_settled = true;
+  auto settled = [&](double size) {
+    for (const SizeRecord& r : log.sizes)
+      if (r.size == size) return r.settled;
+    return true;
+  };
   std::string last_pair;
   int i = 0;
   log.phases.clear();
   for (; i < options.max_sizes; ++i) {
     const MergedProfile m = profile_at(options.ladder.at(i));
+    const bool this_settled = settled(options.ladder.at(i));
     if (have_previous) {
       const PhaseSet same = same_phases_in(previous, m.names, m.stacks);
-      if (phases_converged(previous, same, options.tolerance)) {
+      // a size whose runs disagree cannot tell whether the shares moved (runs_agree)
+      if (previous_settled && this_settled && phases_converged(previous, same, options.tolerance)) {
         log.converged_at = options.ladder.at(i - 1);
         log.phases = previous.phases;
         break;
       }
       last_pair = fmt::format("; the last two, {:g} and {:g}: {} then {} (the phases chosen at {:g} and their shares "
-                              "at {:g})",
+                              "at {:g}){}",
                               options.ladder.at(i - 1), options.ladder.at(i), describe(previous), describe(same),
-                              options.ladder.at(i - 1), options.ladder.at(i));
+                              options.ladder.at(i - 1), options.ladder.at(i),
+                              previous_settled && this_settled
+                                  ? ""
+                                  : fmt::format(", not judged: no majority of the runs at {:g} agreed within the "
+                                                "tolerance",
+                                                previous_settled ? options.ladder.at(i) : options.ladder.at(i - 1)));
     }
     previous = find_phases(m.names, m.stacks, options.rule);
     have_previous = true;
+    previous_settled = this_settled;
   }
   if (log.converged_at == 0) {
     write_log(dir, log);

@@ -30,6 +30,10 @@ struct PhaseRunOptions {
   std::string clock = "own"; ///< the sampler's clock: "own", "wall" or "cpu" (tools/profiler/sampler.c)
   int hz = kDefaultProfileHz; ///< samples per second asked of the sampler
   int repeat = 1; ///< runs per size; the median run by sampled seconds per rank is kept (see SizeRecord)
+  /// Runs per size at most: after `repeat` runs, more (up to this) while no
+  /// majority of the size's runs agree within `tolerance` (runs_agree); 0 or
+  /// less than `repeat` means `repeat` (no more runs).
+  int max_repeat = 0;
 };
 
 /// One of the repeated runs of a size.
@@ -52,9 +56,33 @@ struct SizeRecord {
   /// (empty when `dir` alone is the size, as in series before session 11).
   std::vector<std::string> dirs;
   std::vector<RepeatRecord> runs; ///< every run of the size (empty in series written before --repeat)
+  /// Whether a majority of the runs agreed within the tolerance (runs_agree);
+  /// true in series written before session 12, which did not ask.
+  bool settled = true;
   /// (largest - smallest) / smallest sampled seconds per rank over the runs.
   double spread() const;
 };
+
+/// The spread of the tightest majority of the runs: over every floor(R/2) + 1
+/// runs adjacent in sampled seconds per rank, the smallest (largest -
+/// smallest) / smallest; 0 for fewer than two runs. The median run (or the
+/// two middle ones) lies inside every majority, so it is within this spread
+/// of each run of the tightest one.
+double majority_spread(const std::vector<RepeatRecord>& runs);
+
+/// Whether a size's runs can judge whether the phases' shares moved: a
+/// majority of them agree within `tolerance`, the bound the series puts on a
+/// phase's share from one size to the next. Why that bound: time d T added
+/// to a run anywhere (a partner rank that lost its core, a host that slowed
+/// down) moves any function's share s to between s / (1 + d) and
+/// (s + d) / (1 + d), by at most d / (1 + d) < d; runs that agree in time
+/// within the tolerance therefore cannot differ in shares by more than it
+/// through such time, while runs that disagree by more can (hpcc at N = 512
+/// in session 11: 0.485, 1.24, 1.10 s, its shares taken as converged at
+/// the next size, where the runs spread by 128%). A disturbed run or two
+/// (miniMD at 28: 4.86, 3.97, 3.325 s, the median disturbed) leave no
+/// agreeing majority, so the size is run again until one forms.
+bool runs_agree(const std::vector<RepeatRecord>& runs, double tolerance);
 
 /// Which of a size's runs stand for it: the index of the median run by
 /// sampled seconds per rank, or the two middle ones (faster first) for an

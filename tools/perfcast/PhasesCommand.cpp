@@ -27,6 +27,7 @@ struct PhasesRunArgs {
   std::string clock = "own";
   int hz = phase::kDefaultProfileHz;
   int repeat = 3; ///< a median of three drops one run the host's drift took off either way
+  int max_repeat = 7; ///< more runs while no majority agrees within the tolerance (phase::runs_agree)
 };
 
 struct PhasesMeasureArgs {
@@ -59,6 +60,7 @@ int run_phases_run(const PhasesRunArgs& a) {
   o.clock = a.clock;
   o.hz = a.hz;
   o.repeat = a.repeat;
+  o.max_repeat = a.max_repeat;
   const phase::PhaseRunLog log = phase::run_small_runs(a.dir, o, [](const std::string& line) {
     std::cerr << "perfcast phases: " << line << std::endl;
   });
@@ -162,17 +164,25 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   // kept finds them at its first used size
   std::vector<std::string> phases = log.phases;
   std::vector<double> spreads; // of the repeated runs of each small size
+  std::vector<std::string> unsettled;
   for (double size : log.used)
     for (const phase::SizeRecord& r : log.sizes)
       if (r.size == size) {
         spreads.push_back(r.spread());
+        if (!r.settled)
+          unsettled.push_back(fmt::format("{:g} ({} runs, the tightest majority {:.1f}% apart)", size, r.runs.size(),
+                                          100 * phase::majority_spread(r.runs)));
         const phase::MergedProfile m = phase::load_size_profile(a.dir, a.run > 0 ? phase::pick_run(r, a.run) : r);
         if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
         phase::SizeRun run{size, m.seconds(), {}};
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
         runs.push_back(run);
       }
-  const phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size);
+  phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size);
+  if (!unsettled.empty())
+    f.warnings.push_back(fmt::format("no majority of the runs agreed at small size(s) {} (phases run --max-repeat): "
+                                     "their medians may be disturbed runs",
+                                     fmt::join(unsettled, ", ")));
   std::optional<MeasuredRun> measured;
   if (!a.measured.empty()) measured = load_measured(a.measured, a.size, phases);
   if (svg) write_output(*svg, mark_svg(forecast_svg(log, runs, f, a.dir)));
@@ -290,6 +300,10 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   run->add_option("--repeat", r->repeat,
                   "runs per size; the median by sampled seconds stands for the size (the mean of the middle two for an "
                   "even count), the spread recorded in phases.json")
+      ->capture_default_str()->check(CLI::Range(1, 100));
+  run->add_option("--max-repeat", r->max_repeat,
+                  "runs per size at most: after --repeat runs, more while no majority of the size's runs agree within "
+                  "--tolerance in sampled seconds (such a size cannot judge convergence)")
       ->capture_default_str()->check(CLI::Range(1, 100));
   run->add_option("command", r->command, "the command after --, with {size} where the size goes")->required();
   out.push_back({run, [r] { return run_phases_run(*r); }});
