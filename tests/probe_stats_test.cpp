@@ -7,6 +7,8 @@
 #include "probe/SampleStats.hpp"
 
 #include <cmath>
+#include <fstream>
+#include <unistd.h>
 #include <gtest/gtest.h>
 
 using namespace perfcast::probe;
@@ -148,6 +150,34 @@ TEST(ProbeMemory, MeminfoAndTheDefaultBound)
   EXPECT_DOUBLE_EQ(default_memory_max(m), 2.0 * (1u << 30));
   std::string bad = dir.file("bad", "MemTotal: 1 kB\n");
   EXPECT_THROW(read_meminfo(bad), perfcast::Error);
+}
+
+namespace {
+double resident_bytes()
+{
+  std::ifstream statm("/proc/self/statm");
+  double pages = 0, resident = 0;
+  statm >> pages >> resident;
+  return resident * static_cast<double>(::sysconf(_SC_PAGESIZE));
+}
+} // namespace
+
+// The memory probe holds its levels only while it times them: the other
+// probes' samples in the same round must not run beside its memory (a probe
+// that kept its top level between calls made the disk's figures alternate)
+TEST(ProbeMemory, NothingIsHeldBetweenRounds)
+{
+  MemoryInfo info = read_meminfo();
+  const double max = 192.0 * (1u << 20);
+  MemorySampler memory(max, 3, info);
+  double before = resident_bytes();
+  for (int round = 0; round < 2; ++round) {
+    std::vector<double> times = memory.sample();
+    ASSERT_EQ(times.size(), 4u);
+    for (double t : times)
+      EXPECT_GT(t, 0);
+    EXPECT_LT(resident_bytes() - before, 0.25 * max) << "round " << round;
+  }
 }
 
 TEST(ProbeInterleave, EveryFigureIsSampledEveryRoundInTurn)

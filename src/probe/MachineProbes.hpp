@@ -98,7 +98,7 @@ public:
   MemorySampler& operator=(const MemorySampler&) = delete;
   /// One figure per level: "memory N MB".
   std::vector<std::string> names() const;
-  /// The reference task's time at every level (levels visited upwards, then downwards the next call).
+  /// The reference task's time at every level, visited upwards; nothing is held when it returns.
   std::vector<double> sample();
   /// The curve of the levels' estimates, with alpha and its fits.
   MemoryFigure figure(const std::vector<Estimate>& task_s) const;
@@ -107,7 +107,6 @@ private:
   MemoryInfo info_;
   double max_bytes_ = 0;
   bool wall_clock_ = false;
-  bool upwards_ = true;
   std::vector<double> level_bytes_;
   std::vector<std::unique_ptr<HeldMemory>> held_; ///< held_[i] takes level i to level i + 1
 };
