@@ -134,6 +134,37 @@ TEST(Replay, DeadlockNamesRanksAndActions)
   }
 }
 
+// two groups whose collectives ran on sub-communicators, traced without them
+// (SMPI's time-independent format): one group did one allreduce more, so the
+// world-wide pairing slips and the deadlock says why
+TEST(Replay, CollectivesThatDoNotPairUpAreNamedInTheDeadlock)
+{
+  Fixture f;
+  try {
+    f.replay({"0 allreduce 8 0\n0 allreduce 8 0\n0 alltoall 8 8\n", "1 allreduce 8 0\n1 alltoall 8 8\n"});
+    FAIL() << "expected a deadlock";
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+    EXPECT_NE(m.find("different collectives of MPI_COMM_WORLD (allreduce on 1 rank(s) from 0, alltoall on 1 rank(s) from 1)"),
+              std::string::npos)
+        << m;
+    EXPECT_NE(m.find("perfcast trace"), std::string::npos) << m;
+  }
+}
+
+// a plain point-to-point deadlock gets no such hint
+TEST(Replay, PointToPointDeadlockHasNoCollectiveHint)
+{
+  Fixture f;
+  try {
+    f.replay({"0 recv 1 0 8\n", "1 recv 0 0 8\n"});
+    FAIL() << "expected a deadlock";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()).find("different collectives"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Replay, UnreceivedSendIsReported)
 {
   Fixture f;

@@ -3,6 +3,9 @@
 
 #include "core/Error.hpp"
 #include <fmt/format.h>
+#include <map>
+#include <string>
+#include <vector>
 
 namespace perfcast::replay {
 
@@ -60,6 +63,26 @@ void ReplayEngine::check_deadlock() const
     unmatched += box.sends.size();
   if (unmatched)
     msg += fmt::format("\n  {} sent message(s) were never received", unmatched);
+  // ranks blocked in different collectives of the world communicator: the
+  // ranks' collectives do not pair up, which is what a trace without
+  // communicators (SimGrid's time-independent format) gives for collectives
+  // that ran on sub-communicators
+  std::map<std::string, std::vector<int>> in_collective;
+  for (int r : stuck) {
+    const Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    if (rank.has_action && is_collective(rank.action.type) && rank.action.comm == 0)
+      in_collective[action_keyword(rank.action)].push_back(r);
+  }
+  if (in_collective.size() > 1) {
+    std::string kinds;
+    for (const auto& [keyword, who] : in_collective)
+      kinds += fmt::format("{}{} on {} rank(s) from {}", kinds.empty() ? "" : ", ", keyword, who.size(), who.front());
+    msg += fmt::format("\n  the ranks wait in different collectives of MPI_COMM_WORLD ({}): their collectives do not "
+                       "pair up. A trace that does not name communicators (SimGrid's time-independent format) "
+                       "writes collectives on sub-communicators (MPI_Comm_split) as world ones; record such a code "
+                       "with `perfcast trace`, which names them",
+                       kinds);
+  }
   throw Error(msg);
 }
 } // namespace perfcast::replay
