@@ -77,6 +77,17 @@ double face_measure(const std::vector<int>& dims, double k, bool periodic, bool 
 }
 
 // What one run's partner lists say.
+// A periodic face exchange's faces per rank on the grid dims: two a side, to
+// partners along the sides of 2 or more and to the rank itself along the
+// sides of 1 (first: to partners, second: to itself)
+std::pair<double, double> periodic_faces_per_rank(const std::vector<int>& dims)
+{
+  std::pair<double, double> faces{0, 0};
+  for (int p : dims)
+    (p >= 2 ? faces.first : faces.second) += 2;
+  return faces;
+}
+
 struct RunPartners {
   int procs = 0;
   double pairs = 0, messages = 0, bytes = 0; ///< ordered pairs with messages, their messages and bytes
@@ -204,13 +215,9 @@ GridTraffic halo_traffic(const HaloExchange& h, int n)
   if (n < 2 && !to_itself)
     return {};
   std::vector<int> dims = balanced_dims(n, h.dimensions);
-  double per_rank = 0, self_per_rank = 0; // messages per rank over messages_per_pair
-  if (h.periodic) {
-    for (int p : dims)
-      (p >= 2 ? per_rank : self_per_rank) += 2; // two faces a side, to partners or (a side of 1) to itself
-  } else {
-    per_rank = mean_neighbours(dims, h.diagonals);
-  }
+  // messages per rank over messages_per_pair
+  auto [per_rank, self_per_rank] =
+      h.periodic ? periodic_faces_per_rank(dims) : std::pair<double, double>{mean_neighbours(dims, h.diagonals), 0};
   GridTraffic t{h.messages_per_pair * n * per_rank, h.bytes * face_measure(dims, h.exponent, h.periodic)};
   if (to_itself) {
     t.self_messages = h.messages_per_pair * n * self_per_rank;
@@ -282,12 +289,8 @@ std::optional<HaloExchange> find_halo_exchange(const std::vector<MeasuredRun>& r
       };
       h.to_itself = periodic && std::any_of(seen.begin(), seen.end(), sends_itself);
       for (const RunPartners& x : seen) {
-        double per_rank = x.pairs / x.procs; // periodic: per face, 2 a side of 2 or more
-        if (periodic) {
-          per_rank = 0;
-          for (int p : balanced_dims(x.procs, d))
-            per_rank += p >= 2 ? 2 : 0;
-        }
+        // periodic: per face, 2 a side of 2 or more
+        double per_rank = periodic ? periodic_faces_per_rank(balanced_dims(x.procs, d)).first : x.pairs / x.procs;
         h.messages_per_pair += x.messages / x.procs / per_rank / static_cast<double>(seen.size());
       }
       // bytes F_k(n): k on a grid of 101 values in [0, 1], least squares in logs, c from the mean log ratio
