@@ -8,6 +8,7 @@
 # so they are timed on a quiet machine.
 #
 #   bench/phases_study.sh KERNELS.db OUTDIR [hpcc=/usr/bin/hpcc] [minife=PATH/miniFE.x] [minimd=PATH/miniMD_openmpi]
+#                         [comd=PATH/CoMD-mpi]
 #
 # Codes not named are skipped; a named code whose binary is absent is
 # refused. KERNELS.db comes from bench/phases_kernel_db.sh on this machine.
@@ -20,8 +21,15 @@
 # The prediction is written to OUTDIR/CODE/predict-before-target.txt, with the
 # time, before the target runs. SMALL_ONLY=1 stops each code after its small
 # runs (they do not use the database); a later call reuses them.
+# Every prediction compares sizes in points (phases predict --size-dim, since
+# session 13) with the dimensions each code's size spans: hpcc's N a matrix
+# order (2), miniFE's points a side, miniMD's and CoMD's unit cells a side
+# (3); the paper's eq. 1 on the sizes as given is printed beside it and kept
+# in the CSV. SIZE_DIM=0 predicts with the paper's alone (sessions 5 to 12).
+# The ladders of small sizes: MINIFE_LADDER (40:+8), MINIMD_LADDER (16:+3),
+# COMD_LADDER (10:+2), HPCC_LADDER (512:*sqrt 2).
 set -euo pipefail
-usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH]"
+usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH] [comd=PATH]"
 if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES MAX_SIZES COMMAND...: one locked piece
   piece=$2 dir=$3 ladder=$4 more=$5 max_phases=$6 max_sizes=$7
   shift 7
@@ -96,7 +104,7 @@ declare -A bin
 for arg in "$@"; do
   code=${arg%%=*}
   path=${arg#*=}
-  case $code in hpcc | minife | minimd) ;; *) echo "phases_study: unknown code '$code' ($usage)" >&2; exit 2 ;; esac
+  case $code in hpcc | minife | minimd | comd) ;; *) echo "phases_study: unknown code '$code' ($usage)" >&2; exit 2 ;; esac
   [ -x "$path" ] || { echo "phases_study: $code: $path is not an executable (build it first, see docs/phases.md)" >&2; exit 2; }
   bin[$code]=$(cd "$(dirname "$path")" && pwd)/$(basename "$path")
 done
@@ -108,9 +116,11 @@ done
 # small runs in pieces of at most PIECE (3) new sizes before convergence
 # (--max-sizes grows by PIECE per piece, up to 12, the series resuming from
 # the sizes done), then the target run.
-study() { # CODE LADDER MORE [MAX_PHASES]
-  local code=$1 ladder=$2 more=$3 max_phases=${4:-4}
+study() { # CODE LADDER MORE MAX_PHASES SIZE_DIM
+  local code=$1 ladder=$2 more=$3 max_phases=$4 size_dim=${SIZE_DIM:-$5}
   local dir=$out/$code piece=${PIECE:-3} m
+  local dims=()
+  ((size_dim == 0)) || dims=(--size-dim "$size_dim")
   mkdir -p "$dir/work"
   echo "== $code: small runs from $ladder" >&2
   for ((m = piece; ; m += piece)); do
@@ -125,21 +135,21 @@ study() { # CODE LADDER MORE [MAX_PHASES]
   [ -z "${SMALL_ONLY:-}" ] || return 0
   # the prediction, written down (with the time) before the target runs
   { echo "written $(date -u '+%F %T') UTC, before the target ran"
-    "$perfcast" phases predict "$dir/small" --size "$(cat "$dir/target.txt")" --kernels "$db" --max-phases "$max_phases"
+    "$perfcast" phases predict "$dir/small" --size "$(cat "$dir/target.txt")" --kernels "$db" --max-phases "$max_phases" "${dims[@]}"
   } > "$dir/predict-before-target.txt" 2>&1 || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
   lock "$0" --under-lock target "$dir" "$ladder" "$more" "$max_phases" 0 "${cmd[@]}" ||
     { echo "phases_study: $code: the target run failed" >&2; return 1; }
   local target
   target=$(cat "$dir/target.txt")
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" --force \
-    --svg "$dir/phases.svg" > "$dir/predict.txt" || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
+    --svg "$dir/phases.svg" "${dims[@]}" > "$dir/predict.txt" || { echo "phases_study: $code: the prediction failed" >&2; return 1; }
   "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" --json \
-    > "$dir/predict.json" || return 1
+    "${dims[@]}" > "$dir/predict.json" || return 1
   # each repeat alone, an independent set of small runs: does the match stay?
   local k
   for ((k = 1; k <= ${REPEAT:-3}; k++)); do
     "$perfcast" phases predict "$dir/small" --size "$target" --kernels "$db" --measured "$dir/target" --max-phases "$max_phases" \
-      --run "$k" --json > "$dir/predict-run-$k.json" || return 1
+      --run "$k" --json "${dims[@]}" > "$dir/predict-run-$k.json" || return 1
   done
   cat "$dir/predict.txt"
 }
@@ -165,38 +175,50 @@ if [ -n "${bin[hpcc]:-}" ]; then
   ladder=${HPCC_LADDER:-512:*1.4142135623730951}
   hpcc_inputs "$out/hpcc/inputs" "${ladder%%:*}" "${ladder#*:\*}" 12 "${TARGET_FACTOR:-2}"
   cmd=($mpirun env -C "$out/hpcc/inputs/n{size}" "${bin[hpcc]}")
-  TOLERANCE=${HPCC_TOLERANCE:-0.1} study hpcc "$ladder" "${HPCC_MORE:-4}" 6 || failed="$failed hpcc"
+  TOLERANCE=${HPCC_TOLERANCE:-0.1} study hpcc "$ladder" "${HPCC_MORE:-4}" 6 2 || failed="$failed hpcc"
 fi
 if [ -n "${bin[minife]:-}" ]; then
   # from 40 (the issue's example), where a run lasts long enough for about
   # a hundred samples per rank at the profiler's 100 Hz
   cmd=($mpirun "${bin[minife]}" -nx {size} -ny {size} -nz {size})
-  study minife 40:+8 4 || failed="$failed minife"
+  study minife "${MINIFE_LADDER:-40:+8}" 4 4 3 || failed="$failed minife"
 fi
 if [ -n "${bin[minimd]:-}" ]; then
   cmd=($mpirun "${bin[minimd]}" -i "$(dirname "${bin[minimd]}")/in.lj.miniMD" -s {size} -n 100)
-  study minimd 16:+3 4 || failed="$failed minimd"
+  study minimd "${MINIMD_LADDER:-16:+3}" 4 4 3 || failed="$failed minimd"
+fi
+if [ -n "${bin[comd]:-}" ]; then
+  # CoMD (Lennard-Jones, its default): -x -y -z unit cells a side (4 atoms
+  # each), the 2 ranks split along x; 100 time steps
+  cmd=($mpirun "${bin[comd]}" -i 2 -j 1 -k 1 -x {size} -y {size} -z {size} -N 100 -n 100)
+  study comd "${COMD_LADDER:-10:+2}" 4 4 3 || failed="$failed comd"
 fi
 
 python3 - "$out" <<'PY'
 import csv, json, os, sys
 out = sys.argv[1]
 rows = []
-for code in ("hpcc", "minife", "minimd"):
+for code in ("hpcc", "minife", "minimd", "comd"):
     f = os.path.join(out, code, "predict.json")
     if not os.path.exists(f):
         continue
     j = json.load(open(f))
     small = " ".join(f"{s:g}" for s in j["small_sizes"])
+    dim = j.get("size_dim") or ""
+    paper = {p["name"]: p for p in j.get("paper", {}).get("phases", [])}
+    def paper_cols(p):
+        return [p.get("kernel") or "", f"{p['predicted_s']:.4g}", f"{100 * p['error']:.1f}"] if p else ["", "", ""]
     for p in j["phases"]:
         rows.append([code, p["name"], p["kernel"] or "", p["method"], small, j["size"], f"{p['predicted_s']:.4g}",
                      f"{p['measured_s']:.4g}", f"{100 * p['error']:.1f}",
                      "" if p["kernel_error"] is None else f"{100 * p['kernel_error']:.1f}",
-                     f"{100 * p['own_fit_error']:.1f}"])
+                     f"{100 * p['own_fit_error']:.1f}", dim] + paper_cols(paper.get(p["name"])))
+    jp = j.get("paper", {})
     rows.append([code, "(whole run)", "", j["total"]["rule"], small, j["size"], f"{j['predicted_s']:.4g}", f"{j['measured_s']:.4g}",
-                 f"{100 * j['error']:.1f}", "", ""])
+                 f"{100 * j['error']:.1f}", "", "", dim] +
+                (["", f"{jp['predicted_s']:.4g}", f"{100 * jp['error']:.1f}"] if "predicted_s" in jp else ["", "", ""]))
 stab = []
-for code in ("hpcc", "minife", "minimd"):
+for code in ("hpcc", "minife", "minimd", "comd"):
     k = 1
     while os.path.exists(os.path.join(out, code, f"predict-run-{k}.json")):
         j = json.load(open(os.path.join(out, code, f"predict-run-{k}.json")))
@@ -218,13 +240,17 @@ for r in stab:
 with open(os.path.join(out, "phases_study.csv"), "w", newline="") as f:
     w = csv.writer(f)
     w.writerow(["code", "phase", "kernel", "method", "small_sizes", "target", "predicted_s", "measured_s", "error_pct",
-                "kernel_error_pct", "own_fit_error_pct"])
+                "kernel_error_pct", "own_fit_error_pct", "size_dim", "paper_kernel", "paper_predicted_s",
+                "paper_error_pct"])
     w.writerows(rows)
 whole = [abs(float(r[8])) for r in rows if r[1] == "(whole run)"]
 for r in rows:
     print(" | ".join(str(x) for x in r))
 if whole:
     print(f"mean |error| of the whole runs: {sum(whole) / len(whole):.1f}% (target: at most 10%)")
+paper = [abs(float(r[14])) for r in rows if r[1] == "(whole run)" and r[14] != ""]
+if paper:
+    print(f"the paper's eq. 1 on the sizes as given: mean |error| {sum(paper) / len(paper):.1f}% over {len(paper)} code(s)")
 PY
 if [ -n "$failed" ]; then
   echo "phases_study: failed:$failed (see $out/CODE/*.txt)" >&2

@@ -132,7 +132,7 @@ TEST_F(KernelsCli, ExistingFilesAreReplacedOnlyWithForce)
   EXPECT_EQ(test::read_text(foreign), "my own notes\n");
 
   const std::string db = dir.path() + "/k.db";
-  phase::KernelDatabase::create(db, "old", 2).add("is", {{1024, 1e-5}, {4096, 4e-5}});
+  phase::KernelDatabase::create(db, "old", 2).add("is", {"keys", 1}, {{1024, 1e-5}, {4096, 4e-5}});
   r = kernels("build -o " + db + " --kernels gemm");
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.output.find("exists and is a kernel database (expected a new path, or --force"), std::string::npos)
@@ -158,6 +158,19 @@ TEST(KernelsShippedDatabase, HoldsAModelForEveryKernel)
     EXPECT_GE(model.points().size(), 3u) << name;
     EXPECT_GT(model.seconds_at(model.max_size()), model.seconds_at(model.min_size())) << name;
   }
+  // a version 1 file (no kernel table): the units are the reference kernels'
+  EXPECT_EQ(db.version(), 1);
+  EXPECT_EQ(db.size_unit("lu").dim, 2);
+  EXPECT_EQ(db.size_unit("cg").counts, "matrix rows");
+  EXPECT_EQ(db.size_unit("bt").dim, 3);
+  const auto r = test::run_perfcast("kernels list --json " + path);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["version"], 1);
+  for (const auto& k : j["kernels"])
+    if (k["name"] == "spmv") {
+      EXPECT_EQ(k["size_dim"], 1) << k.dump();
+    }
 }
 
 TEST(KernelsShippedDatabase, ListRefusesAFileThatIsNotAKernelDatabase)

@@ -23,7 +23,7 @@ KernelRunner fake_runner(std::function<double(long)> time, int procs = 2)
   };
 }
 
-const KernelSpec kFake{"fake", 10, 2, 1000, "units", "a stand-in"};
+const KernelSpec kFake{"fake", 10, 2, 1000, "units", "a stand-in", 1};
 
 } // namespace
 

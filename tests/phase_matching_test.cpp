@@ -169,6 +169,62 @@ TEST(PhaseMatching, PredDevAsTableFourComputesIt) {
   EXPECT_NEAR(m.pred_dev, 0.111, 0.0005);
 }
 
+TEST(PhaseMatching, APointsPhaseMatchesARowsKernelOnlyInPoints) {
+  // Phase t = n^3 at n = 2, 3, 4 (8, 27, 64 s), n points a side of a 3-D
+  // grid; kernel f(R) = R seconds, R matrix rows (exact in log-log).
+  //   Sizes as given ({1, 1}, the paper's eq. 1): K_i = t_i, so sF_i = n_i /
+  //   n_i^3 = 0.25, 0.111111, 0.0625; avSF = 0.141204; the line of sF on n
+  //   has slope (-0.25 + 0.0625) / 2 = -0.09375, so at S = 8 it gives
+  //   0.141204 - 5 * 0.09375 = -0.327546 and PredDev = 0.46875 / 0.141204 =
+  //   3.31967: refused, whatever the two compute.
+  //   In points ({3, 1}): sF_i = n_i^3 / K_i = 1 at every size, so sFCV = 0,
+  //   PredDev = 0, e_i = 0, and t_P = f(8^3 / 1) = 512 = 8^3 s, the kernel
+  //   used at 512 rows.
+  const std::vector<PhaseSample> runs = {{2, 8}, {3, 27}, {4, 64}};
+  const KernelModel rows("rows", {{1, 1}, {1e3, 1e3}, {1e6, 1e6}});
+  const MatchStats paper = match_phase(runs, rows, 8);
+  EXPECT_EQ(paper.dims, (SizeDims{1, 1}));
+  EXPECT_NEAR(paper.av_sf, 0.141204, 1e-6);
+  EXPECT_NEAR(paper.sf_at_target, -0.327546, 1e-6);
+  EXPECT_NEAR(paper.pred_dev, 3.31967, 1e-5);
+  EXPECT_EQ(select_kernel({paper}).chosen, -1);
+  const MatchStats in_points = match_phase(runs, rows, 8, {3, 1});
+  for (double sf : in_points.sfactors) EXPECT_NEAR(sf, 1, 1e-12);
+  EXPECT_NEAR(in_points.sf_cv, 0, 1e-12);
+  EXPECT_NEAR(in_points.pred_dev, 0, 1e-12);
+  EXPECT_NEAR(in_points.rmse, 0, 1e-12);
+  EXPECT_NEAR(in_points.kernel_size, 512, 1e-9);
+  EXPECT_EQ(select_kernel({in_points}).chosen, 0);
+  EXPECT_NEAR(predict_phase_seconds(in_points, rows, 8), 512, 1e-9);
+  // Declared 2-D ({2, 1}): sF_i = n_i^2 / n_i^3 = 0.5, 0.333333, 0.25; avSF =
+  // 0.361111. The line of sF runs against the sizes as given (2, 3, 4), slope
+  // -0.125, so SF_8 = 0.361111 - 5 * 0.125 = -0.263889 and PredDev = 0.625 /
+  // 0.361111 = 1.730769 (against 4, 9, 16 it would be another line).
+  const MatchStats flat = match_phase(runs, rows, 8, {2, 1});
+  EXPECT_NEAR(flat.av_sf, 0.361111, 1e-6);
+  EXPECT_NEAR(flat.sf_at_target, -0.263889, 1e-6);
+  EXPECT_NEAR(flat.pred_dev, 1.730769, 1e-6);
+}
+
+TEST(PhaseMatching, AKernelOfTwoDimensionsIsUsedAtItsOwnSize) {
+  // Phase t = 1e-3 n^3 (a 3-D grid, time in proportion to its points),
+  // kernel f(K) = K^2 seconds with K a matrix order (K^2 entries, time in
+  // proportion to them). In points ({3, 2}): K_i = sqrt(t_i), sF_i = n_i^3 /
+  // K_i^2 = n_i^3 / t_i = 1000 at every size. At S = 30: 27000 / 1000 = 27
+  // entries, the order sqrt(27) = 5.196152, f = 27 s = 1e-3 * 30^3.
+  const std::vector<PhaseSample> runs = {{10, 1}, {12, 1.728}, {15, 3.375}};
+  const KernelModel square("square", {{1, 1}, {10, 100}, {100, 1e4}});
+  const MatchStats m = match_phase(runs, square, 30, {3, 2});
+  EXPECT_NEAR(m.av_sf, 1000, 1e-9);
+  EXPECT_NEAR(m.pred_dev, 0, 1e-12);
+  EXPECT_NEAR(m.kernel_size, std::sqrt(27.0), 1e-12);
+  EXPECT_TRUE(m.in_range); // supported to 100 * 100 / 10 = 1000 (its own unit)
+  EXPECT_NEAR(predict_phase_seconds(m, square, 30), 27, 1e-9);
+  // dimensions outside 1 to 3 are refused
+  EXPECT_THROW(match_phase(runs, square, 30, {0, 2}), perfcast::Error);
+  EXPECT_THROW(match_phase(runs, square, 30, {3, 4}), perfcast::Error);
+}
+
 TEST(KernelCascade, PicksSymmFromTableFour) {
   // The rows of Table IV (AbsAM, RMSE, StdDev, sFCV, PredDev). bebop (PredDev
   // 1.428) and ptran (2.149) fail the PredDev < 0.5 filter; push (0.481)

@@ -91,6 +91,31 @@ TEST(PhasePredictor, AKernelPastItsMeasuredRangeGivesWayToTheOwnFit) {
   EXPECT_TRUE(in_range.warnings.empty());
 }
 
+TEST(PhasePredictor, InPointsARowsKernelTakesAPhaseOfCubedSize) {
+  // A = 2e-6 n^3 against "rows" = 1e-3 R (R rows, measured to 1e5, supported
+  // to 1e6). As given (the paper's), sF = n / (2e-3 n^3) falls: the own fit
+  // answers. With the application's size declared 3-D (SizeUnits{3, {1}}):
+  // sF = n^3 / (2e-3 n^3) = 500 at every size, the kernel answers, exact:
+  // 144^3 / 500 = 5971.968 rows, 1e-3 * 5971.968 = 2e-6 * 144^3 s.
+  std::vector<KernelPoint> pts;
+  for (double r : {1e2, 1e3, 1e4, 1e5}) pts.push_back({r, 1e-3 * r});
+  const std::vector<KernelModel> rows = {KernelModel("rows", pts)};
+  const RunForecast paper = predict_run(small_runs(), {"A"}, rows, 144);
+  EXPECT_EQ(paper.phases[0].selection.chosen, -1);
+  EXPECT_EQ(paper.phases[0].method, "own-fit");
+  const RunForecast points = predict_run(small_runs(), {"A"}, rows, 144, {}, SizeUnits{3, {1}});
+  const PhaseForecast& a = points.phases[0];
+  ASSERT_EQ(a.selection.chosen, 0);
+  EXPECT_EQ(a.method, "kernel"); // a tie with the exact own fit goes to the kernel
+  EXPECT_NEAR(a.candidates[0].av_sf, 500, 1e-9);
+  EXPECT_NEAR(a.candidates[0].kernel_size, 5971.968, 1e-6);
+  EXPECT_NEAR(*a.kernel_s, phase_a(144), 1e-9 * phase_a(144));
+  EXPECT_EQ(points.units.phase_dim, 3);
+  // one unit per kernel, and 0 to 3 dimensions
+  EXPECT_THROW(predict_run(small_runs(), {"A"}, rows, 144, {}, SizeUnits{3, {}}), perfcast::Error);
+  EXPECT_THROW(predict_run(small_runs(), {"A"}, rows, 144, {}, SizeUnits{4, {1}}), perfcast::Error);
+}
+
 TEST(PhasePredictor, WarnsFarBeyondTheSmallRuns) {
   // 400 is 5.6x the largest small size (72): beyond the 4x that is supported.
   const RunForecast f = predict_run(small_runs(), {"A", "B"}, kernels(), 400);

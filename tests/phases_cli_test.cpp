@@ -19,8 +19,11 @@ std::string power_database(const test::TempDir& dir) {
   phase::KernelDatabase db = phase::KernelDatabase::create(path, "test", 1);
   for (int power = 1; power <= 3; ++power) {
     std::vector<phase::KernelPoint> pts;
-    for (double k : {10.0, 100.0, 1000.0, 10000.0}) pts.push_back({k, 1e-9 * std::pow(k, power)});
-    db.add(power == 1 ? "linear" : power == 2 ? "square" : "cube", pts);
+    // linear measured as far as 1e10 (10 s), so that a phase of seconds maps inside its range
+    for (double k : power == 1 ? std::vector<double>{10, 1e4, 1e7, 1e10} : std::vector<double>{10, 100, 1000, 10000})
+      pts.push_back({k, 1e-9 * std::pow(k, power)});
+    // each counted as its size (one dimension)
+    db.add(power == 1 ? "linear" : power == 2 ? "square" : "cube", {"elements", 1}, pts);
   }
   return path;
 }
@@ -68,8 +71,8 @@ TEST(PhasesCli, PredictsThroughTheMatchingKernels) {
   const std::string out = run_series(dir, r);
   ASSERT_EQ(r.status, 0) << r.output;
   const std::string svg = dir.path() + "/phases.svg";
-  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --json --svg {}", out,
-                                          power_database(dir), svg));
+  const std::string db = power_database(dir);
+  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --json --svg {}", out, db, svg));
   ASSERT_EQ(p.status, 0) << p.output;
   const auto j = nlohmann::json::parse(p.output.substr(p.output.find('{')));
   EXPECT_EQ(j["size"], 600);
@@ -78,12 +81,51 @@ TEST(PhasesCli, PredictsThroughTheMatchingKernels) {
   for (const auto& ph : j["phases"]) {
     // Each phase's sFactor is most nearly constant against the kernel of its
     // own order: cubic with cube, square with square.
-    if (ph["name"] == "cubic") EXPECT_EQ(ph["kernel"], "cube") << ph.dump(1);
-    if (ph["name"] == "square") EXPECT_EQ(ph["kernel"], "square") << ph.dump(1);
+    if (ph["name"] == "cubic") {
+      EXPECT_EQ(ph["kernel"], "cube") << ph.dump(1);
+    }
+    if (ph["name"] == "square") {
+      EXPECT_EQ(ph["kernel"], "square") << ph.dump(1);
+    }
     EXPECT_GT(ph["share"].get<double>(), 0);
     EXPECT_EQ(ph["candidates"].size(), 3u);
   }
   EXPECT_TRUE(std::filesystem::exists(svg));
+  EXPECT_EQ(j["sizes_compared"], "as given");
+  EXPECT_FALSE(j.contains("paper"));
+
+  // The size declared as points a side of a 3-D grid: the cubic phase (n^3)
+  // grows as its points, as the linear kernel grows as its elements, so in
+  // points it matches "linear" (sF = n^3 / K constant); the paper's choice on
+  // the sizes as given, "cube", is reported beside it.
+  const auto d = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --json --size-dim 3", out,
+                                          db));
+  ASSERT_EQ(d.status, 0) << d.output;
+  const auto k = nlohmann::json::parse(d.output.substr(d.output.find('{')));
+  EXPECT_EQ(k["size_dim"], 3);
+  EXPECT_EQ(k["sizes_compared"], "points");
+  for (const auto& ph : k["phases"]) {
+    if (ph["name"] == "cubic") {
+      EXPECT_EQ(ph["kernel"], "linear") << ph.dump(1);
+    }
+    for (const auto& c : ph["candidates"]) EXPECT_EQ(c["kernel_dim"], 1);
+  }
+  ASSERT_TRUE(k.contains("paper")) << k.dump(1);
+  EXPECT_EQ(k["paper"]["sizes_compared"], "as given");
+  for (const auto& ph : k["paper"]["phases"])
+    if (ph["name"] == "cubic") {
+      EXPECT_EQ(ph["kernel"], "cube") << ph.dump(1);
+    }
+  const auto text = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --size-dim 3", out,
+                                             db));
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_NE(text.output.find("sizes compared in points (--size-dim 3)"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("linear d=1"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("paper's eq. 1 on the sizes as given, for comparison: run"), std::string::npos)
+      << text.output;
+  EXPECT_NE(run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --size-dim 4", out,
+                                     db)).status,
+            0);
 }
 
 TEST(PhasesCli, BadInputIsRefusedWithoutLosingProfiles) {

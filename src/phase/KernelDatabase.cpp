@@ -1,6 +1,7 @@
 #include "phase/KernelDatabase.hpp"
 
 #include "core/Error.hpp"
+#include "phase/KernelLadder.hpp"
 
 #include <cmath>
 #include <filesystem>
@@ -11,7 +12,9 @@ namespace perfcast::phase {
 namespace {
 
 constexpr const char* kFormat = "perfcast-kernels";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
+/// The first version, without the kernel table; still read.
+constexpr int kVersionWithoutUnits = 1;
 
 /// A prepared statement, finalized on scope exit.
 class Statement {
@@ -38,7 +41,7 @@ std::string column_text(sqlite3_stmt* s, int i) {
 
 KernelDatabase::KernelDatabase(std::string path, sqlite3* db) : path_(std::move(path)), db_(db) {}
 KernelDatabase::KernelDatabase(KernelDatabase&& o) noexcept
-    : path_(std::move(o.path_)), machine_(std::move(o.machine_)), procs_(o.procs_), db_(o.db_) {
+    : path_(std::move(o.path_)), machine_(std::move(o.machine_)), procs_(o.procs_), version_(o.version_), db_(o.db_) {
   o.db_ = nullptr;
 }
 KernelDatabase& KernelDatabase::operator=(KernelDatabase&& o) noexcept {
@@ -47,6 +50,7 @@ KernelDatabase& KernelDatabase::operator=(KernelDatabase&& o) noexcept {
     path_ = std::move(o.path_);
     machine_ = std::move(o.machine_);
     procs_ = o.procs_;
+    version_ = o.version_;
     db_ = o.db_;
     o.db_ = nullptr;
   }
@@ -87,9 +91,11 @@ KernelDatabase KernelDatabase::open(const std::string& path) {
     throw Error(fmt::format("{}: not a perfcast kernel database (expected an SQLite file with format {})", path,
                             kFormat));
   }
-  if (format != kFormat || version != std::to_string(kVersion))
-    throw Error(fmt::format("{}: format '{}' version '{}' (expected format {} version {})", path, format, version,
-                            kFormat, kVersion));
+  if (format != kFormat ||
+      (version != std::to_string(kVersion) && version != std::to_string(kVersionWithoutUnits)))
+    throw Error(fmt::format("{}: format '{}' version '{}' (expected format {} version {} or {})", path, format,
+                            version, kFormat, kVersionWithoutUnits, kVersion));
+  db.version_ = std::stoi(version);
   try {
     db.procs_ = std::stoi(procs);
   } catch (const std::exception&) {
@@ -108,10 +114,12 @@ KernelDatabase KernelDatabase::create(const std::string& path, const std::string
   if (rc != SQLITE_OK) throw Error(fmt::format("{}: {} (expected a path that can be created)", path, sqlite3_errmsg(raw)));
   db.machine_ = machine;
   db.procs_ = procs;
+  db.version_ = kVersion;
   db.exec("BEGIN");
   db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)");
   db.exec("CREATE TABLE measurement(kernel TEXT NOT NULL, size REAL NOT NULL, seconds REAL NOT NULL, "
           "repeat INTEGER NOT NULL)");
+  db.exec("CREATE TABLE kernel(name TEXT PRIMARY KEY, size_counts TEXT NOT NULL, size_dim INTEGER NOT NULL)");
   Statement s(raw, "INSERT INTO meta VALUES (?, ?)", path);
   for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
            {"format", kFormat},
@@ -128,7 +136,13 @@ KernelDatabase KernelDatabase::create(const std::string& path, const std::string
   return db;
 }
 
-void KernelDatabase::add(const std::string& kernel, const std::vector<KernelPoint>& points) {
+void KernelDatabase::add(const std::string& kernel, const KernelSizeUnit& unit,
+                         const std::vector<KernelPoint>& points) {
+  if (version_ != kVersion)
+    throw Error(fmt::format("{}: a version {} kernel database (expected version {} to add kernels: build a new one)",
+                            path_, version_, kVersion));
+  if (unit.dim < 1 || unit.dim > 3)
+    throw Error(fmt::format("{}: kernel {}'s size spans {} dimensions (expected 1 to 3)", path_, kernel, unit.dim));
   for (const KernelPoint& p : points)
     if (!(std::isfinite(p.size) && p.size > 0 && std::isfinite(p.seconds) && p.seconds > 0))
       throw Error(fmt::format("{}: kernel {} at size {} took {} s (expected a positive size and time)", path_, kernel,
@@ -145,6 +159,13 @@ void KernelDatabase::add(const std::string& kernel, const std::vector<KernelPoin
       if (sqlite3_step(s.get()) != SQLITE_DONE) throw Error(fmt::format("{}: {}", path_, sqlite3_errmsg(db_)));
       sqlite3_reset(s.get());
     }
+    Statement u(db_, "INSERT INTO kernel VALUES (?, ?, ?)", path_);
+    sqlite3_bind_text(u.get(), 1, kernel.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(u.get(), 2, unit.counts.c_str(), -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(u.get(), 3, unit.dim);
+    if (sqlite3_step(u.get()) != SQLITE_DONE)
+      throw Error(fmt::format("{}: kernel {}: {} (expected each kernel added once)", path_, kernel,
+                              sqlite3_errmsg(db_)));
     exec("COMMIT");
   } catch (...) {
     sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -177,6 +198,22 @@ KernelModel KernelDatabase::model(const std::string& kernel) const {
   } catch (const Error& e) {
     throw Error(fmt::format("{}: {}", path_, e.what()));
   }
+}
+
+KernelSizeUnit KernelDatabase::size_unit(const std::string& kernel) const {
+  if (version_ == kVersionWithoutUnits) {
+    for (const KernelSpec& spec : reference_kernels())
+      if (spec.name == kernel) return spec.unit();
+    throw Error(fmt::format("{}: version 1 kernel database: kernel {} has no size unit (expected one of perfcast's "
+                            "reference kernels, or a database built by perfcast kernels build since version 2)",
+                            path_, kernel));
+  }
+  Statement s(db_, "SELECT size_counts, size_dim FROM kernel WHERE name = ?", path_);
+  sqlite3_bind_text(s.get(), 1, kernel.c_str(), -1, SQLITE_TRANSIENT);
+  if (sqlite3_step(s.get()) != SQLITE_ROW)
+    throw Error(fmt::format("{}: kernel {} has no size unit (expected one of the kernels the database holds)", path_,
+                            kernel));
+  return {column_text(s.get(), 0), sqlite3_column_int(s.get(), 1)};
 }
 
 } // namespace perfcast::phase

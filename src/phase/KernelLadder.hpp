@@ -19,6 +19,8 @@ struct KernelSpec {
   long max_size = 0;     ///< no size beyond this (memory of a 2-process run, see reference_kernels())
   std::string size_unit; ///< what the size counts ("grid points a side")
   std::string about;     ///< what it computes, one line
+  int size_dim = 1;      ///< the dimensions the size spans: K stands for K^size_dim points (KernelSizeUnit)
+  KernelSizeUnit unit() const { return {size_unit, size_dim}; }
 };
 
 /// The paper's 15 kernels, sorted by name.

@@ -23,6 +23,16 @@ struct KernelPoint {
   double seconds = 0;
 };
 
+/// What a kernel's size counts: a size K stands for K^dim points, the
+/// elements of the kernel's data (a matrix of order K has K^2 entries, a grid
+/// of K points a side in 3-D K^3 points, a sparse matrix of K rows K rows).
+/// Phase matching compares a phase's size with a kernel's in points when the
+/// application's size is declared the same way (Matching's SizeDims).
+struct KernelSizeUnit {
+  std::string counts; ///< in words, e.g. "matrix order"
+  int dim = 1;        ///< the dimensions the size spans, 1 to 3
+};
+
 /// A monotone run-time model of one kernel, invertible over all sizes > 0.
 class KernelModel {
 public:

@@ -31,6 +31,12 @@ void check_runs(const std::vector<PhaseSample>& runs, const char* what) {
                               r.seconds, what));
 }
 
+/// x^dim for the small integer dimensions (x itself, bit for bit, at 1).
+double points(double x, int dim) { return dim == 1 ? x : std::pow(x, dim); }
+
+/// The kernel size of `p` points: p^(1/dim).
+double side(double p, int dim) { return dim == 1 ? p : std::pow(p, 1.0 / dim); }
+
 } // namespace
 
 double linear_fit_at(const std::vector<double>& xs, const std::vector<double>& ys, double x) {
@@ -44,24 +50,34 @@ double linear_fit_at(const std::vector<double>& xs, const std::vector<double>& y
   return my + sxy / sxx * (x - mx);
 }
 
-MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size) {
+MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size,
+                       SizeDims dims) {
   check_runs(runs, "phase times");
   if (!(std::isfinite(target_size) && target_size > 0))
     throw Error(fmt::format("target size {} (expected a positive size)", target_size));
+  if (dims.phase < 1 || dims.phase > 3 || dims.kernel < 1 || dims.kernel > 3)
+    throw Error(fmt::format("sizes of {} and {} dimensions (expected 1 to 3 for the phase and the kernel {})",
+                            dims.phase, dims.kernel, kernel.name()));
   MatchStats m;
   m.kernel = kernel.name();
-  std::vector<double> sizes;
+  m.dims = dims;
+  std::vector<double> sizes, point_counts; // as given, and in phase points
   for (const PhaseSample& r : runs) {
-    m.sfactors.push_back(r.size / kernel.size_for(r.seconds));
     sizes.push_back(r.size);
+    point_counts.push_back(points(r.size, dims.phase));
+    m.sfactors.push_back(point_counts.back() / points(kernel.size_for(r.seconds), dims.kernel));
   }
+  const double target_points = points(target_size, dims.phase);
   m.av_sf = mean(m.sfactors);
   m.sf_cv = sample_sd(m.sfactors) / m.av_sf;
+  // the sFactor's line runs against the sizes as given, the paper's
+  // extrapolation over the paper's span, in any units (Matching.hpp)
   m.sf_at_target = linear_fit_at(sizes, m.sfactors, target_size);
   m.pred_dev = std::abs(m.sf_at_target - m.av_sf) / m.av_sf;
   double sum = 0, sum_sq = 0;
-  for (const PhaseSample& r : runs) {
-    const double e = (kernel.seconds_at(r.size / m.av_sf) - r.seconds) / r.seconds;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const PhaseSample& r = runs[i];
+    const double e = (kernel.seconds_at(side(point_counts[i] / m.av_sf, dims.kernel)) - r.seconds) / r.seconds;
     m.errors.push_back(e);
     sum += e;
     sum_sq += e * e;
@@ -70,7 +86,7 @@ MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& 
   m.abs_am = std::abs(sum / n);
   m.rmse = std::sqrt(sum_sq / n);
   m.std_dev = sample_sd(m.errors);
-  m.kernel_size = target_size / m.av_sf;
+  m.kernel_size = side(target_points / m.av_sf, dims.kernel);
   m.supported_max = kernel.supported_max_size();
   m.in_range = m.kernel_size <= m.supported_max;
   return m;
@@ -142,7 +158,7 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
 
 double predict_phase_seconds(const MatchStats& match, const KernelModel& kernel, double target_size) {
   if (!(match.av_sf > 0)) throw Error(fmt::format("kernel {}: no sFactor to predict with", match.kernel));
-  return kernel.seconds_at(target_size / match.av_sf);
+  return kernel.seconds_at(side(points(target_size, match.dims.phase) / match.av_sf, match.dims.kernel));
 }
 
 double extrapolate_share(const std::vector<double>& sizes, const std::vector<double>& shares, double target_size) {

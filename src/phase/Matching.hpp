@@ -16,6 +16,24 @@
 //   T      = sum t_P / sum r_P                     (eq. 4)
 // sd is the sample standard deviation (N - 1): with it RMSE^2 = AbsAM^2 +
 // (N-1)/N StdDev^2 holds on every row of Table IV.
+//
+// Beyond the paper (SizeDims): eq. 1 divides a phase's size by a kernel's,
+// which means something only when the two count the same thing. A phase
+// sized in points a side of a 3-D grid against a kernel sized in matrix rows
+// gives sF = n / K ~ n / n^3 (the rows grow as the points), a falling
+// sFactor that PredDev refuses whatever the two compute. With dims declared
+// (the phase's size n stands for n^p points, the kernel's K for K^k), sF is
+// a ratio of points and the kernel's model f(K) is read as a function of its
+// points P = K^k:
+//   sF_i = n_i^p / f^-1(t_i)^k,  e_i = (f((n_i^p / avSF)^(1/k)) - t_i) / t_i,
+//   t_P = f((S^p / avSF)^(1/k)),
+// while SF_S stays on the line of sF_i against the sizes as given, n_i, at S:
+// the paper's extrapolation over the paper's span. A line against n_i^p
+// would reach from the small runs to S^p, for a target twice the largest
+// small size about three times as far (p = 3) relative to the runs' spread,
+// and the same drift of sF would read as a PredDev about three times as
+// large against the paper's threshold of 0.5, calibrated on sizes as given.
+// p = k = 1 is the paper's eq. 1 on the sizes as given, exactly.
 #include "phase/KernelModel.hpp"
 
 #include <string>
@@ -29,10 +47,20 @@ struct PhaseSample {
   double seconds = 0;
 };
 
+/// How sizes are compared in eq. 1: a phase's size n stands for n^phase
+/// points and a kernel's size K for K^kernel points (each 1 to 3); {1, 1} is
+/// the paper's eq. 1 on the sizes as given.
+struct SizeDims {
+  int phase = 1;
+  int kernel = 1;
+  bool operator==(const SizeDims&) const = default;
+};
+
 /// How well one kernel follows one phase over the small runs (a row of Table IV).
 struct MatchStats {
   std::string kernel;
-  std::vector<double> sfactors; ///< sF_i, one per small run
+  SizeDims dims;                ///< the units sF is formed in
+  std::vector<double> sfactors; ///< sF_i, one per small run (phase points per kernel point)
   std::vector<double> errors;   ///< e_i, relative, one per small run
   double av_sf = 0;
   double sf_cv = 0;
@@ -41,14 +69,16 @@ struct MatchStats {
   double abs_am = 0;
   double rmse = 0;
   double std_dev = 0;
-  double kernel_size = 0;   ///< S / avSF: the kernel size the target maps to
+  double kernel_size = 0;   ///< (S^p / avSF)^(1/k): the kernel size the target maps to, in the kernel's own unit
   double supported_max = 0; ///< the kernel model's supported_max_size()
   bool in_range = true;     ///< kernel_size <= supported_max: only then can the cascade choose it
 };
 
 /// Table IV's statistics of `kernel` against a phase's small runs (at least
-/// two, distinct sizes), for the target size `target_size`.
-MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size);
+/// two, distinct sizes), for the target size `target_size`, with sizes
+/// compared in the units `dims` (the paper's by default).
+MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& kernel, double target_size,
+                       SizeDims dims = {});
 
 /// Thresholds of the selection cascade (Figure 4 and Table III). Beyond the
 /// paper, a kernel whose model would be used past what was measured (the
@@ -85,7 +115,8 @@ struct Selection {
 /// the kernel name.
 Selection select_kernel(const std::vector<MatchStats>& candidates, const CascadeRule& rule = {});
 
-/// The phase's predicted time at `target_size`: f(S / avSF) (eq. 3).
+/// The phase's predicted time at `target_size`: f(S / avSF) (eq. 3), in the
+/// units the match was made in.
 double predict_phase_seconds(const MatchStats& match, const KernelModel& kernel, double target_size);
 
 /// A phase's share of the run at `target_size`: the least-squares line

@@ -36,23 +36,25 @@ std::string score_text(double score) { return score < 0 ? "not validated" : fmt:
 
 PhaseForecast forecast_phase(const std::string& name, const std::vector<double>& sizes,
                              const std::vector<double>& times, const std::vector<KernelModel>& kernels,
-                             double target, const CascadeRule& rule, std::vector<std::string>& warnings) {
+                             const std::vector<SizeDims>& dims, double target, const CascadeRule& rule,
+                             std::vector<std::string>& warnings) {
   PhaseForecast f;
   f.name = name;
   f.validation = sizes.size() >= 4 ? "forward" : "leave-one-out";
   std::vector<PhaseSample> runs;
   for (std::size_t i = 0; i < sizes.size(); ++i) runs.push_back({sizes[i], times[i]});
-  for (const KernelModel& k : kernels) f.candidates.push_back(match_phase(runs, k, target));
+  for (std::size_t i = 0; i < kernels.size(); ++i) f.candidates.push_back(match_phase(runs, kernels[i], target, dims[i]));
   f.selection = select_kernel(f.candidates, rule);
   if (f.selection.chosen >= 0) {
     const KernelModel& k = kernels[f.selection.chosen];
+    const SizeDims d = dims[f.selection.chosen];
     f.kernel_s = predict_phase_seconds(f.candidates[f.selection.chosen], k, target);
     // Validation with the chosen kernel fixed: matched on the training runs,
     // asked for the run held out.
     f.kernel_cv_smape = validate(sizes, times, f.validation, [&](const auto& n, const auto& t, double x) {
       std::vector<PhaseSample> kept;
       for (std::size_t i = 0; i < n.size(); ++i) kept.push_back({n[i], t[i]});
-      return predict_phase_seconds(match_phase(kept, k, x), k, x);
+      return predict_phase_seconds(match_phase(kept, k, x, d), k, x);
     });
   }
   std::optional<ScalingModel> own;
@@ -112,13 +114,24 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
 } // namespace
 
 RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
-                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule) {
+                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule,
+                        const SizeUnits& units) {
   if (runs.size() < 3)
     throw Error(fmt::format("{} small run(s) (expected at least 3 sizes to match and validate)", runs.size()));
   if (phases.empty()) throw Error("no phases to predict (expected at least one phase)");
   if (kernels.empty()) throw Error("the kernel database is empty (expected kernels measured by perfcast kernels build)");
+  if (units.phase_dim < 0 || units.phase_dim > 3)
+    throw Error(fmt::format("the application's size spans {} dimensions (expected 1 to 3, or 0 for the sizes as given)",
+                            units.phase_dim));
+  if (units.phase_dim > 0 && units.kernel_dims.size() != kernels.size())
+    throw Error(fmt::format("{} kernel size units for {} kernels (expected one per kernel)", units.kernel_dims.size(),
+                            kernels.size()));
+  std::vector<SizeDims> dims(kernels.size()); // the paper's: {1, 1}
+  if (units.phase_dim > 0)
+    for (std::size_t i = 0; i < kernels.size(); ++i) dims[i] = {units.phase_dim, units.kernel_dims[i]};
   RunForecast out;
   out.size = target_size;
+  out.units = units;
   std::vector<SizeRun> sorted = runs; // forward validation reads them by size
   std::stable_sort(sorted.begin(), sorted.end(), [](const SizeRun& a, const SizeRun& b) { return a.size < b.size; });
   std::vector<double> sizes;
@@ -144,7 +157,7 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
                                 name, r.size));
       times.push_back(it->second);
     }
-    PhaseForecast f = forecast_phase(name, sizes, times, kernels, target_size, rule, out.warnings);
+    PhaseForecast f = forecast_phase(name, sizes, times, kernels, dims, target_size, rule, out.warnings);
     predicted.push_back(f.predicted_s);
     phase_times.push_back(std::move(times));
     out.phases.push_back(std::move(f));

@@ -45,18 +45,30 @@ struct PhaseForecast {
   double share = 0;       ///< share of the predicted run at the target size
 };
 
+/// How eq. 1 compares the application's size with each kernel's (beyond the
+/// paper; Matching's SizeDims): `phase_dim` 0 is the paper's eq. 1 on the
+/// sizes as given; D in 1 to 3 counts a size n of the application as n^D
+/// points and kernel i's size K as K^kernel_dims[i].
+struct SizeUnits {
+  int phase_dim = 0;
+  std::vector<int> kernel_dims; ///< one per kernel, in the order of the kernels (unused at phase_dim 0)
+};
+
 /// The whole prediction.
 struct RunForecast {
   double size = 0;
   double predicted_s = 0;
+  SizeUnits units; ///< how the sizes were compared
   std::vector<PhaseForecast> phases;
   TotalForecast total; ///< how the phases' times became the run's
   std::vector<std::string> warnings;
 };
 
 /// Predicts the run at `target_size` from small runs (at least three sizes,
-/// each with every phase named in `phases`) and the kernels' models.
+/// each with every phase named in `phases`) and the kernels' models, with
+/// sizes compared in `units` (the paper's by default).
 RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
-                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule = {});
+                        const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule = {},
+                        const SizeUnits& units = {});
 
 } // namespace perfcast::phase

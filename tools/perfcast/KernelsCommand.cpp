@@ -131,7 +131,7 @@ int run_kernels_build(const KernelsBuildArgs& a)
         skipped.push_back(outcome.kernel);
         continue;
       }
-      db.add(outcome.kernel, outcome.points);
+      db.add(outcome.kernel, kernels[k].unit(), outcome.points);
       ++stored;
       std::cout << fmt::format("{:<8} {:>3} runs, sizes {} to {}, {:.3e} s to {:.3e} s\n", outcome.kernel,
                                outcome.points.size(), outcome.points.front().size, outcome.points.back().size,
@@ -157,14 +157,25 @@ int run_kernels_list(const KernelsListArgs& a)
 {
   const KernelDatabase db = KernelDatabase::open(a.database);
   nlohmann::json out = {{"database", a.database}, {"machine", db.machine()}, {"procs", db.procs()},
-                        {"kernels", nlohmann::json::array()}};
-  std::string text = fmt::format("kernel database {} (machine {}, {} processes)\n\n{:<8} {:>10} {:>5} {:>12} {:>12}\n",
-                                 a.database, db.machine(), db.procs(), "kernel", "size", "runs", "mean_s", "model_s");
+                        {"version", db.version()}, {"kernels", nlohmann::json::array()}};
+  std::string text = fmt::format("kernel database {} (machine {}, {} processes), format version {}\n\n{:<8} {:>10} {:>5} {:>12} {:>12}\n",
+                                 a.database, db.machine(), db.procs(), db.version(), "kernel", "size", "runs", "mean_s", "model_s");
   for (const std::string& name : db.kernels()) {
     std::map<double, std::vector<double>> runs;
     for (const KernelPoint& p : db.points(name)) runs[p.size].push_back(p.seconds);
     nlohmann::json k = {{"name", name}, {"sizes", nlohmann::json::array()}, {"runs", nlohmann::json::array()},
                         {"mean_s", nlohmann::json::array()}, {"model_s", nlohmann::json::array()}};
+    // what the size counts (phases predict --size-dim compares sizes in points)
+    try {
+      const KernelSizeUnit unit = db.size_unit(name);
+      k["size_counts"] = unit.counts;
+      k["size_dim"] = unit.dim;
+      text += fmt::format("{:<8} size: {} (K^{} points)\n", name, unit.counts, unit.dim);
+    } catch (const Error& e) {
+      k["size_counts"] = nullptr;
+      k["size_dim"] = nullptr;
+      text += fmt::format("{:<8} size: unknown ({})\n", name, e.what());
+    }
     std::string why;
     std::optional<KernelModel> model;
     try {

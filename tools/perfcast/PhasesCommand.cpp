@@ -44,6 +44,7 @@ struct PhasesPredictArgs {
   double size = 0, threshold = 0.7;
   int max_phases = 4;
   int run = 0; ///< 0: the kept run of each size; k: the k-th repeat
+  int size_dim = 0; ///< 0: eq. 1 on the sizes as given (the paper's); D: the application's size is D-dimensional
   bool json = false, force = false;
 };
 
@@ -178,7 +179,19 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
         runs.push_back(run);
       }
-  phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size);
+  // Sizes in points (--size-dim): each kernel's unit from the database; the
+  // paper's eq. 1 on the sizes as given is predicted beside it, for the record.
+  phase::SizeUnits units{a.size_dim, {}};
+  if (a.size_dim > 0)
+    for (const phase::KernelModel& k : kernels) units.kernel_dims.push_back(db.size_unit(k.name()).dim);
+  phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size, {}, units);
+  std::optional<phase::RunForecast> paper;
+  std::string paper_error;
+  if (a.size_dim > 0) try {
+      paper = phase::predict_run(runs, phases, kernels, a.size);
+    } catch (const Error& e) {
+      paper_error = e.what();
+    }
   if (!unsettled.empty())
     f.warnings.push_back(fmt::format("no majority of the runs agreed at small size(s) {} (phases run --max-repeat): "
                                      "their medians may be disturbed runs",
@@ -189,7 +202,9 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   if (a.json) {
     nlohmann::json j = {{"size", f.size}, {"predicted_s", f.predicted_s}, {"kernels", a.kernels},
                         {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings},
-                        {"small_spreads", spreads}, {"run", a.run > 0 ? nlohmann::json(a.run) : nlohmann::json("fastest")}};
+                        {"small_spreads", spreads}, {"run", a.run > 0 ? nlohmann::json(a.run) : nlohmann::json("fastest")},
+                        {"size_dim", a.size_dim > 0 ? nlohmann::json(a.size_dim) : nlohmann::json(nullptr)},
+                        {"sizes_compared", a.size_dim > 0 ? "points" : "as given"}};
     if (measured) {
       j["measured_s"] = measured->total_s;
       j["error"] = relative_error(f.predicted_s, measured->total_s);
@@ -203,7 +218,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                          {"sf_cv", c.sf_cv}, {"av_sf", c.av_sf}, {"sf_at_size", c.sf_at_target},
                          {"pred_dev", c.pred_dev}, {"kernel_size", c.kernel_size},
                          {"supported_max_size", c.supported_max}, {"in_range", c.in_range},
-                         {"eligible", p.selection.standings[i].eligible}});
+                         {"kernel_dim", c.dims.kernel}, {"eligible", p.selection.standings[i].eligible}});
       }
       ph.push_back({{"name", p.name},
                     {"kernel", p.selection.chosen >= 0 ? nlohmann::json(p.candidates[p.selection.chosen].kernel)
@@ -228,12 +243,33 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       if (measured && c.total_s > 0) rules.back()["error"] = relative_error(c.total_s, measured->total_s);
     }
     j["total"] = {{"rule", f.total.candidates[f.total.chosen].rule}, {"why", f.total.why}, {"rules", rules}};
+    if (paper) {
+      nlohmann::json pp = nlohmann::json::array();
+      for (const phase::PhaseForecast& p : paper->phases) {
+        pp.push_back({{"name", p.name},
+                      {"kernel", p.selection.chosen >= 0 ? nlohmann::json(p.candidates[p.selection.chosen].kernel)
+                                                         : nlohmann::json(nullptr)},
+                      {"method", p.method}, {"predicted_s", p.predicted_s},
+                      {"kernel_s", p.kernel_s ? nlohmann::json(*p.kernel_s) : nlohmann::json(nullptr)}});
+        if (measured) pp.back()["error"] = relative_error(p.predicted_s, measured->phase_s.at(p.name));
+      }
+      j["paper"] = {{"sizes_compared", "as given"}, {"predicted_s", paper->predicted_s},
+                    {"rule", paper->total.candidates[paper->total.chosen].rule}, {"phases", pp}};
+      if (measured) j["paper"]["error"] = relative_error(paper->predicted_s, measured->total_s);
+    } else if (!paper_error.empty()) {
+      j["paper"] = {{"sizes_compared", "as given"}, {"failed", paper_error}};
+    }
     std::cout << j.dump(2) << "\n";
   } else {
     if (a.run > 0) std::cout << fmt::format("small runs: run {} of each size\n", a.run);
     std::vector<std::string> spread_text;
     for (double s : spreads) spread_text.push_back(fmt::format("{:.1f}%", 100 * s));
     std::cout << fmt::format("spread of the repeated runs per small size: {}\n", fmt::join(spread_text, ", "));
+    if (a.size_dim > 0)
+      std::cout << fmt::format("sizes compared in points (--size-dim {}): a size n of the application counts n^{}, a "
+                               "kernel's size K counts K^d (d after its name); avSF and SF_size in points, K_size "
+                               "in the kernel's unit\n",
+                               a.size_dim, a.size_dim);
     for (const phase::PhaseForecast& p : f.phases) {
       std::cout << fmt::format("phase {} (small sizes {}):\n", p.name, fmt::join(log.used, ", "));
       // K_size: the kernel size the target maps to (S / avSF); past the kernel's measured range (its largest
@@ -243,7 +279,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       for (std::size_t i = 0; i < p.candidates.size(); ++i) {
         const phase::MatchStats& c = p.candidates[i];
         std::cout << fmt::format("  {:<12} {:7.3f} {:7.3f} {:7.3f} {:7.3f} {:9.4g} {:9.4g} {:7.3f} {:9.4g}{}{}\n",
-                                 c.kernel, c.abs_am, c.rmse, c.std_dev, c.sf_cv, c.av_sf, c.sf_at_target, c.pred_dev,
+                                 a.size_dim > 0 ? fmt::format("{} d={}", c.kernel, c.dims.kernel) : c.kernel, c.abs_am, c.rmse, c.std_dev, c.sf_cv, c.av_sf, c.sf_at_target, c.pred_dev,
                                  c.kernel_size,
                                  c.in_range ? "" : fmt::format("  beyond range (supported to {:.4g})", c.supported_max),
                                  static_cast<int>(i) == p.selection.chosen ? "  <- chosen" : "");
@@ -269,6 +305,23 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       std::cout << fmt::format("measured run at size {:g}: {:.4g} s per rank: error {:+.1f}%\n", f.size,
                                measured->total_s,
                                measured->total_s > 0 ? 100 * (f.predicted_s - measured->total_s) / measured->total_s : 0.0);
+    if (paper) {
+      const auto error_text = [&](double predicted, double m) {
+        return measured && m > 0 ? fmt::format(": error {:+.1f}%", 100 * (predicted - m) / m) : std::string();
+      };
+      std::cout << fmt::format("paper's eq. 1 on the sizes as given, for comparison: run {:.4g} s ({}){}\n",
+                               paper->predicted_s, paper->total.candidates[paper->total.chosen].rule,
+                               error_text(paper->predicted_s, measured ? measured->total_s : 0));
+      for (const phase::PhaseForecast& p : paper->phases)
+        std::cout << fmt::format("  phase {}: {:.4g} s ({}){}\n", p.name, p.predicted_s,
+                                 p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel
+                                 : p.selection.chosen >= 0
+                                     ? "own fit; kernel " + p.candidates[p.selection.chosen].kernel + " validated worse"
+                                     : "own fit; no kernel matches",
+                                 error_text(p.predicted_s, measured ? measured->phase_s.at(p.name) : 0));
+    } else if (!paper_error.empty()) {
+      std::cout << fmt::format("paper's eq. 1 on the sizes as given: no prediction ({})\n", paper_error);
+    }
     for (const std::string& w : f.warnings) std::cout << "warning: " << w << "\n";
   }
   return 0;
@@ -334,6 +387,11 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   predict->add_option("--run", p->run,
                       "use the K-th run of each small size (phases run --repeat) instead of the fastest: independent "
                       "sets of small runs")->check(CLI::Range(1, 100));
+  predict->add_option("--size-dim", p->size_dim,
+                      "the dimensions the size spans (e.g. 3: points a side of a 3-D grid; 2: a matrix order): "
+                      "eq. 1 then compares sizes in points, each kernel's by its unit in the database; "
+                      "without it, the sizes as given (the paper's)")
+      ->check(CLI::Range(1, 3));
   predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
   predict->add_flag("--json", p->json, "print a JSON object instead of tables");
   out.push_back({predict, [p] { return run_phases_predict(*p); }});
