@@ -23,13 +23,17 @@ const std::vector<KernelSpec>& reference_kernels()
   // (20 to 30 s in session 11's study, where the kernels ended at 0.04-3 s and
   // every one was refused). The other kernels cannot go that far in memory
   // (fft, mg, bt, sp grids, ptran, gemv and is at 30 s would need 3 to 30 GiB).
+  // cg goes to 2^25 rows (about 9 GiB over 2 processes, 16 s here): with
+  // sizes compared in points (--size-dim), a 3-D code's phase maps onto cg
+  // rows of about 14 times its points (miniFE at 160: 5.9e7 rows, past the
+  // 3.4e7 that 2^24 supports; session 13's diagnostic).
   // Each size's dimensions count the elements of the kernel's data: a matrix
   // order K stands for K^2 entries, a grid of K points a side in 3-D for K^3
   // points (and in 2-D, the PIC kernels', K^2 cells), rows and keys for
   // themselves.
   static const std::vector<KernelSpec> kernels = {
       {"bt", 8, 1.26, 96, "grid points a side", "block tridiagonal (5x5) line solves, one ADI step", 3},
-      {"cg", 1024, 2, 16777216, "matrix rows", "25 conjugate gradient iterations, sparse SPD matrix", 1},
+      {"cg", 1024, 2, 33554432, "matrix rows", "25 conjugate gradient iterations, sparse SPD matrix", 1},
       {"deposit", 16, 1.41, 1024, "grid points a side", "PIC charge deposit, 8 particles per cell", 2},
       {"fft", 8, 2, 128, "grid points a side (power of two)", "3-D complex FFT, all-to-all transpose", 3},
       {"gemm", 32, 1.26, 4101, "matrix order", "dense matrix multiply", 2},
