@@ -4,6 +4,7 @@
 #include "core/Error.hpp"
 #include "probe/CurveFit.hpp"
 #include "probe/MachineProbes.hpp"
+#include "probe/ProbeReport.hpp"
 #include "probe/SampleStats.hpp"
 
 #include <cmath>
@@ -150,6 +151,34 @@ TEST(ProbeMemory, MeminfoAndTheDefaultBound)
   EXPECT_DOUBLE_EQ(default_memory_max(m), 2.0 * (1u << 30));
   std::string bad = dir.file("bad", "MemTotal: 1 kB\n");
   EXPECT_THROW(read_meminfo(bad), perfcast::Error);
+}
+
+// A VM whose balloon reports freed pages: the counters are read in KiB, a
+// machine without the module has none, and a counter that is not a number is
+// an error naming its file
+TEST(ProbeMemory, PageReportingCountersOfTheBalloon)
+{
+  perfcast::test::TempDir dir;
+  dir.file("reported_kib", "146017720\n");
+  dir.file("passes", "2739\n");
+  auto r = read_page_reporting(dir.path());
+  ASSERT_TRUE(r.has_value());
+  EXPECT_DOUBLE_EQ(r->reported_bytes, 146017720.0 * 1024);
+  EXPECT_EQ(r->passes, 2739);
+  EXPECT_FALSE(read_page_reporting(dir.path() + "/no-such-module").has_value());
+  dir.file("passes", "many\n");
+  try {
+    read_page_reporting(dir.path());
+    FAIL() << "a counter that is not a number was read";
+  } catch (const perfcast::Error& e) {
+    EXPECT_NE(std::string(e.what()).find(dir.path() + "/passes"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ProbeMemory, ThePageReportingNoteGivesTheMegabytesHandedBack)
+{
+  std::string note = perfcast::probe::page_reporting_note(2.5e9);
+  EXPECT_NE(note.find("2500 MB during the probe"), std::string::npos) << note;
 }
 
 namespace {

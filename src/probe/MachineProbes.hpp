@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
@@ -57,6 +58,19 @@ struct MemoryInfo {
 
 /// Reads a meminfo file; throws Error when a field is missing.
 MemoryInfo read_meminfo(const std::string& path = "/proc/meminfo");
+
+/// Free page reporting (Linux's page_reporting, driven by a virtual machine's
+/// balloon): the guest hands memory it frees back to its host, which must
+/// populate those pages again when they are next touched.
+struct PageReporting {
+  double reported_bytes = 0; ///< handed back since boot
+  long passes = 0;           ///< reporting passes since boot
+};
+
+/// The counters in `dir` (files reported_kib and passes); nullopt when the
+/// directory does not exist (no balloon that reports); throws Error naming the
+/// file when a counter is missing or not a number.
+std::optional<PageReporting> read_page_reporting(const std::string& dir = "/sys/module/page_reporting/parameters");
 
 /// The default bound of the memory probe: 2 GiB or a tenth of what is available, whichever is smaller.
 double default_memory_max(const MemoryInfo& info);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <sstream>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 namespace perfcast::probe {
 namespace {
@@ -111,6 +112,25 @@ MemoryInfo read_meminfo(const std::string& path)
   if (!total || !available || !swap)
     fail_in(path, "expected MemTotal, MemAvailable and SwapTotal lines");
   return info;
+}
+
+std::optional<PageReporting> read_page_reporting(const std::string& dir)
+{
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    return std::nullopt;
+  auto counter = [&dir](const char* name) {
+    std::string path = dir + "/" + name;
+    std::istringstream in(read_file(path, "page reporting counter"));
+    long long value = -1;
+    if (!(in >> value) || value < 0)
+      fail_in(path, "expected a non-negative integer");
+    return value;
+  };
+  PageReporting r;
+  r.reported_bytes = 1024.0 * static_cast<double>(counter("reported_kib"));
+  r.passes = static_cast<long>(counter("passes"));
+  return r;
 }
 
 double default_memory_max(const MemoryInfo& info)

@@ -63,6 +63,9 @@ json figures_json(const ProbeResult& r)
                             {"clock", m.clock},
                             {"points", points},
                             {"note", m.note}};
+    if (r.page_reported_bytes)
+      j["memory_slowdown"]["page_reporting"] = {{"reported_bytes_during_probe", *r.page_reported_bytes},
+                                                {"note", page_reporting_note(*r.page_reported_bytes)}};
     if (m.has_linear)
       j["memory_slowdown"]["linear"] = {{"slope_per_mb", m.linear.slope},
                                         {"intercept", m.linear.intercept},
@@ -154,6 +157,14 @@ json probe_platform(const ProbeResult& r)
              {"nodes", {node}}}}}};
 }
 
+std::string page_reporting_note(double reported_bytes)
+{
+  return fmt::format("this machine hands the memory it frees back to its host (free page reporting): {:.0f} MB during "
+                     "the probe. Pages touched again wait for the host to populate them, so the levels' times "
+                     "depend on the host's state as well as this machine's, and may differ between runs",
+                     reported_bytes / 1e6);
+}
+
 std::string figures_text(const ProbeResult& r)
 {
   std::string out = fmt::format("{} ({} cores), 95% intervals within {:.3g}% of the mean, {} to {} samples, one "
@@ -179,6 +190,8 @@ std::string figures_text(const ProbeResult& r)
                          m.exponential.rate, m.exponential.r2);
     if (!m.note.empty())
       out += "  " + m.note + "\n";
+    if (r.page_reported_bytes)
+      out += "  " + page_reporting_note(*r.page_reported_bytes) + "\n";
   }
   if (r.disk) {
     const DiskFigure& d = *r.disk;

@@ -21,6 +21,9 @@ struct ProbeResult {
   double disk_file_bytes = 0;
   std::optional<NetFigure> net;
   double loopback_bytes_per_s = 0; ///< memcpy bandwidth, the loopback link's
+  /// memory the machine handed back to its host during the rounds (free page
+  /// reporting); unset when the machine does not report freed pages
+  std::optional<double> page_reported_bytes;
   double seconds = 0;              ///< how long the interleaved rounds took
   double min_seconds = 0;          ///< the least time asked for
 };
@@ -33,6 +36,9 @@ nlohmann::json figures_json(const ProbeResult& r);
 
 /// A perfcast platform with one host carrying the probed figures.
 nlohmann::json probe_platform(const ProbeResult& r);
+
+/// What a probe on a machine with free page reporting says of its memory levels.
+std::string page_reporting_note(double reported_bytes);
 
 /// One line per figure for people: mean, sd, n and the 95% interval.
 std::string figures_text(const ProbeResult& r);

@@ -9,6 +9,7 @@
 #include "probe/CpuRate.hpp"
 #include "probe/ProbeReport.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fmt/format.h>
 #include <iostream>
@@ -131,9 +132,12 @@ int run_probe(const ProbeArgs& a)
     // o is reported with the one-way time; the rule waits for the one-way time only
     groups.push_back({{"messages one way", "messages overhead"}, {true, false}, [&net] { return net->sample(); }});
   }
+  auto reporting_before = probe::read_page_reporting();
   auto start = std::chrono::steady_clock::now();
   auto estimates = probe::measure_interleaved(r.rule, groups, {a.min_seconds, {}}, progress);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (auto reporting_after = probe::read_page_reporting(); reporting_before && reporting_after)
+    r.page_reported_bytes = std::max(0.0, reporting_after->reported_bytes - reporting_before->reported_bytes);
   r.min_seconds = a.min_seconds;
   std::size_t g = 0;
   r.cpu = cpu.figure(estimates[g++][0]);
