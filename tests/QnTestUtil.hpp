@@ -28,10 +28,12 @@ inline QueueingModel qn_plain_model(double v_comm, double work_flops)
 }
 
 /// The truth the fits must recover: sends 200 + 50 ln n, messages 2000 +
-/// 400000 / n bytes, B(n) = 4e7 + 6e5 n, V_comm 0.2, Net_Constant 1.7.
+/// 400000 / n bytes, B(n) = 4e7 + 6e5 n, V_comm 0.2, Net_Constant 1.7; a
+/// node's processes in lockstep, as fit_queueing_model assumes by default.
 inline QueueingModel qn_truth_model(double work_flops)
 {
   QueueingModel m;
+  m.lockstep = true;
   m.sends = {CurveForm::LogLinear, 200, 50};
   m.message_bytes = {CurveForm::Inverse, 2000, 400000};
   m.run_bytes = Curve{CurveForm::Linear, 4e7, 6e5}; // B(n); m(n) = B(n) / (n s(n))

@@ -129,6 +129,7 @@ TEST(QnMethod, ReliabilityTrustsAModelThatPredictsHeldOutRuns)
   QueueingModel truth = test::qn_truth_model(5e11);
   truth.sends = {CurveForm::Constant, 300, 0};
   truth.message_bytes = {CurveForm::Constant, 20000, 0};
+  truth.run_bytes.reset(); // B(n) = 6e6 n, a fixed amount per process (the truth's 4e7 + 6e5 n would override m(n))
   std::vector<MeasuredRun> runs;
   for (int n : {1, 2, 4, 8})
     runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
@@ -219,6 +220,7 @@ TEST(QnMethod, ReliabilityKeepsTheNextCountCheckApart)
   QueueingModel truth = test::qn_truth_model(5e11);
   truth.sends = {CurveForm::Constant, 300, 0};
   truth.message_bytes = {CurveForm::Constant, 20000, 0};
+  truth.run_bytes.reset(); // B(n) = 6e6 n, a fixed amount per process (the truth's 4e7 + 6e5 n would override m(n))
   std::vector<MeasuredRun> runs;
   for (int n : {1, 2, 4, 8})
     runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));

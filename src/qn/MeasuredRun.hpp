@@ -4,6 +4,7 @@
 // communication quantities the model needs.
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perfcast {
@@ -33,6 +34,8 @@ struct MeasuredRun {
   double hot_send_share = -1, hot_send_message_share = -1;
   /// seconds the ranks of each host computed, summed (replays list them); empty when unknown
   std::map<std::string, double> compute_s;
+  /// each rank's host and compute seconds, in rank order (replays list them); empty when unknown
+  std::vector<std::pair<std::string, double>> rank_compute_s;
   /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured
   std::string network;
   /// per rank, the partners of its point-to-point sends; empty when the run file does not list them

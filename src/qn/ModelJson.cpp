@@ -45,6 +45,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
           {"other_partners", m.other_partners},
           {"smpi_factors", m.smpi_factors},
           {"node_classes", m.node_classes},
+          {"lockstep", m.lockstep},
+          {"imbalance", m.imbalance},
           {"fit", {{"relative_residuals", m.residuals}, {"iterations", m.iterations}, {"message", m.fit_message},
                    {"curves_cross_validated", m.curves_cross_validated},
                    {"degrees_of_freedom", m.degrees_of_freedom},
@@ -123,6 +125,10 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.other_partners = j.value("other_partners", false);
     m.smpi_factors = j.value("smpi_factors", false);
     m.node_classes = j.value("node_classes", false); // files before it were fitted with one class
+    m.lockstep = j.value("lockstep", false);         // files before session 13: a customer per process
+    m.imbalance = j.value("imbalance", 1.0);
+    if (!(m.imbalance >= 1) || !std::isfinite(m.imbalance))
+      fail_in(path, "expected imbalance to be finite and at least 1");
     if (!(m.work_flops > 0) || !(m.net_constant > 0) || !std::isfinite(m.work_flops) || !std::isfinite(m.net_constant))
       fail_in(path, "expected positive finite work_flops and net_constant");
     if (j.contains("fit")) {

@@ -391,12 +391,25 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
     // n_i/n V_comp + n_i/n (n_i-1)/n V_comm + (n-n_i)/n n_i/n V_comm); eq. 3, 6
     double v_cpu = model.v_comp + model.v_comm * (n - 1) / n;
     cls.demand_s[cpu[c]] = v_cpu * work_at(model, n) / (s * n * h.speed_flops);
+    // perfcast (session 13): processes that compute and exchange in lockstep
+    // never overlap one's transfer with another's computation, as separate
+    // customers would. The node's processes are one customer: its CPU phase
+    // lasts as long as the slowest process alone on a core (imbalance I times
+    // the mean) or the node's work shared by its cores, whichever is longer;
+    // its transfers are all of theirs (scaled below); its latencies are paid
+    // side by side, one process's
+    double per_process = model.lockstep ? counts[c] : 1.0;
+    if (model.lockstep) {
+      cls.population = 1;
+      double imbalance = n >= 2 ? std::max(model.imbalance, 1.0) : 1.0;
+      cls.demand_s[cpu[c]] *= std::max(imbalance, per_process / h.cores);
+    }
     // its message leaves through its own node's send queue and enters the
     // receiver's node; one between two processes of its node crosses the
     // node's own links when the platform routes it so (no loopback)
     double sent = 0, received = 0, startup = 0;
     for (std::size_t j = 0; j < nodes; ++j) {
-      double v = visits.bytes[c][j];
+      double v = per_process * visits.bytes[c][j];
       if (j == c && !self[c].exists)
         continue;
       cls.demand_s[out[c]] += v * s_net[c];
@@ -406,7 +419,7 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
       startup += visits.messages[c][j] * (j == c ? self[c].startup_s : nic[c].startup_s);
     }
     if (model.latency_delay)
-      cls.demand_s[latency[c]] = startup * latency_factor * model.net_constant;
+      cls.demand_s[latency[c]] = startup * latency_factor * model.net_constant; // per process
     // a transfer holds its sender's up link and its receiver's down link at
     // once: counted once (see build_network)
     if (model.duplex_nic)

@@ -74,6 +74,42 @@ std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const
   return growth;
 }
 
+// A rank's work: its compute seconds at its host's speed, times the host's
+// cores over its processes when they outnumber the cores and share them
+// (as fit_work_growth counts it). The slowest rank's over the mean rank's;
+// -1 when the run does not list its ranks' compute times
+double rank_work_imbalance(const MeasuredRun& r, const Platform& platform)
+{
+  if (r.rank_compute_s.size() != static_cast<std::size_t>(r.procs) || r.procs < 2)
+    return -1;
+  double most = 0, sum = 0;
+  for (const auto& [name, seconds] : r.rank_compute_s) {
+    int host = platform.find_host(name);
+    auto placed = r.placement.find(name);
+    if (host < 0 || placed == r.placement.end())
+      return -1;
+    const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
+    double work = seconds * h.speed_flops * std::min(1.0, static_cast<double>(h.cores) / placed->second);
+    most = std::max(most, work);
+    sum += work;
+  }
+  return sum > 0 ? most * r.procs / sum : -1;
+}
+
+// The time a run's ranks waited, on average, for its slowest rank to finish
+// computing: the mean over ranks of the slowest compute time minus its own
+double imbalance_wait_s(const MeasuredRun& r)
+{
+  if (r.rank_compute_s.empty())
+    return 0;
+  double most = 0, sum = 0;
+  for (const auto& rank : r.rank_compute_s) {
+    most = std::max(most, rank.second);
+    sum += rank.second;
+  }
+  return most - sum / static_cast<double>(r.rank_compute_s.size());
+}
+
 } // namespace
 
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
@@ -97,6 +133,46 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
   Prediction p;
   p.procs = n;
   p.cycles = cycles_at(model, n);
+  if (model.node_classes && model.lockstep) {
+    // a node's processes in lockstep (build_class_network): every node
+    // computes, then every node's transfers of the phase share the links at
+    // once, so the exchange lasts as long as the busiest link it uses takes
+    // to carry the phase's bytes (max-min sharing of equal flows ends with
+    // the busiest link), not the queueing of customers that interleave;
+    // then each process pays its messages' latency. Per node:
+    //   R_c = D_c,cpu + max over links k that c uses of sum_c' D_c',k + D_c,latency
+    MultiClassNetwork net = build_class_network(model, platform, placement);
+    std::vector<double> link_total(net.stations.size(), 0.0);
+    for (const CustomerClass& c : net.classes)
+      for (std::size_t k = 0; k < net.stations.size(); ++k)
+        if (net.stations[k].kind == StationKind::Queue)
+          link_total[k] += c.demand_s[k];
+    std::vector<double> cycle;
+    for (const CustomerClass& c : net.classes) {
+      double other = 0, exchange = 0;
+      for (std::size_t k = 0; k < net.stations.size(); ++k) {
+        if (net.stations[k].kind != StationKind::Queue)
+          other += c.demand_s[k];
+        else if (c.demand_s[k] > 0)
+          exchange = std::max(exchange, link_total[k]);
+      }
+      cycle.push_back(other + exchange);
+    }
+    p.response_s = *std::max_element(cycle.begin(), cycle.end());
+    p.time_s = p.response_s * p.cycles;
+    for (std::size_t k = 0; k < net.stations.size(); ++k) {
+      // the share of the slowest node's cycle the station is busy
+      double busy = net.stations[k].kind == StationKind::Queue ? link_total[k] : 0.0;
+      for (const CustomerClass& c : net.classes)
+        if (net.stations[k].kind == StationKind::MultiServer)
+          busy += c.demand_s[k];
+      if (busy / p.response_s > p.bottleneck_utilization) {
+        p.bottleneck_utilization = busy / p.response_s;
+        p.bottleneck = net.stations[k].name;
+      }
+    }
+    return p;
+  }
   if (model.node_classes) {
     // one class per node: the run ends with its slowest node's processes,
     // each of which goes through s(n) cycles (eq. 10 per class)
@@ -145,6 +221,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   model.local_via_nic = variant.local_via_nic;
   model.other_partners = variant.other_partners;
   model.node_classes = variant.node_classes;
+  model.lockstep = variant.lockstep && variant.node_classes;
   // the network model of the runs, when every run names the same one
   model.smpi_factors = variant.network_factors && std::all_of(runs.begin(), runs.end(), [](const MeasuredRun& r) {
     return r.network == "smpi";
@@ -282,13 +359,36 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
         smallest = &r;
     // across hosts its MPI time holds network transfers, which the network
     // stations already model: only the waiting for partners is the paper's
-    // communication overhead T_oh, when the run file tells it apart
+    // communication overhead T_oh, when the run file tells it apart; in
+    // lockstep, less the waiting for the slowest rank's computation, which
+    // the imbalance below models
     if (smallest != nullptr)
-      comm = (smallest->wait_s >= 0 ? smallest->wait_s : smallest->mpi_s) / smallest->time_s;
+      comm = smallest->wait_s >= 0
+                 ? std::max(0.0, smallest->wait_s - (model.lockstep ? imbalance_wait_s(*smallest) : 0.0))
+                 : smallest->mpi_s;
+    if (smallest != nullptr)
+      comm /= smallest->time_s;
     used = 1;
   }
   model.v_comm = comm / used;
   model.v_comp = 1 - model.v_comm;
+  // in lockstep a node's CPU phase lasts as long as its slowest process: the
+  // slowest rank's work over the mean rank's, from the runs of 2 or more that
+  // list their ranks' compute times. Their mean: how a split's balance
+  // changes past the training counts no curve through a few ratios can tell,
+  // and a constant cannot run away
+  if (model.lockstep) {
+    double sum = 0;
+    int known = 0;
+    for (const MeasuredRun& r : runs) {
+      double ratio = rank_work_imbalance(r, platform);
+      if (ratio > 0) {
+        sum += ratio;
+        ++known;
+      }
+    }
+    model.imbalance = known > 0 ? sum / known : 1.0;
+  }
   // the work the runs recorded may grow with n (HPL's polling for messages
   // is recorded as computation): W(n) = W g(n), g from the runs' compute times
   if (variant.work_growth)

@@ -91,6 +91,15 @@ struct QueueingModel {
   /// each node's processes are a customer class of their own, visiting their
   /// own node's CPU and send queue (else one class roams every node, as the paper)
   bool node_classes = true;
+  /// with node_classes: a node's processes compute and exchange in lockstep, one
+  /// customer of its class whose CPU phase lasts as long as its slowest process
+  /// and whose transfers are all of theirs, every node's exchange sharing the
+  /// links at once (R_c = CPU + busiest link used + latency, no MVA); else each
+  /// process is a customer, as the paper, and one's transfer may overlap
+  /// another's computation
+  bool lockstep = false;
+  /// the slowest rank's work over the mean rank's in a run of 2 or more (lockstep only)
+  double imbalance = 1;
   // fit report
   std::vector<double> residuals; ///< relative errors on the training runs
   int iterations = 0;
@@ -177,9 +186,15 @@ struct ModelVariant {
   /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default since session 11's
   /// pre-registered check raised the study's mean over all 27 cases (docs/models.md, session 11)
   bool work_growth = true;
+  /// a node's processes as one customer in lockstep, its CPU phase the slowest
+  /// rank's (needs node_classes; else each process a customer, as the paper)
+  bool lockstep = true;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
-  static ModelVariant paper() { return {false, false, false, false, false, false, false, false, false, false}; }
+  static ModelVariant paper()
+  {
+    return {false, false, false, false, false, false, false, false, false, false, false};
+  }
 };
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are

@@ -34,6 +34,7 @@ struct ModelArgs {
   bool json = false;
   bool paper = false;
   bool single_class = false;
+  bool asynchronous = false;
   bool work_growth = false; // accepted for older scripts: the default since session 11
   bool constant_work = false;
   bool force = false;
@@ -60,6 +61,8 @@ int run_fit(const ModelArgs& a)
   ModelVariant variant = a.paper ? ModelVariant::paper() : ModelVariant{};
   if (a.single_class)
     variant.node_classes = false;
+  if (a.asynchronous)
+    variant.lockstep = false;
   if (a.constant_work)
     variant.work_growth = false;
   else if (a.work_growth)
@@ -100,6 +103,11 @@ int run_fit(const ModelArgs& a)
                                                                 ? "one class per node (its processes use its own CPU "
                                                                   "and send queue)"
                                                                 : "one class over every node (as the paper)");
+  if (model.lockstep)
+    std::cout << fmt::format("  lockstep              a node's processes are one customer: its CPU phase the slowest "
+                             "rank's ({:.4g} x the mean rank's work), its transfers all of theirs, an exchange as long as the "
+                             "busiest link it uses\n",
+                             model.imbalance);
   std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
   std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
                            curve_form_name(model.message_bytes.form));
@@ -339,6 +347,10 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
                    "time (default: a class per node, duplex NIC and route latency)");
   fit_qn->add_flag("--single-class", margs->single_class,
                    "one class of customers over every node, as the paper (perfcast's other refinements stay on)");
+  fit_qn->add_flag("--asynchronous", margs->asynchronous,
+                   "each process a customer of its own, as the paper, whose transfers may overlap the other "
+                   "processes' computation (default: a node's processes in lockstep, one customer whose CPU phase "
+                   "lasts as long as its slowest rank)");
   fit_qn->add_flag("--constant-work", margs->constant_work,
                    "W constant, as the paper (default: W(n) from the runs' recorded work, constant, a + b n, "
                    "a + b ln n or a + b / n by leave-one-out)");
