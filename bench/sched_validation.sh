@@ -29,6 +29,10 @@
 #   --quiet SHARE      most of the cores other processes may hold during a run before it is
 #                      repeated (default 0.03; measured from /proc/stat by mw_integral, the host's steal not counted)
 #   --tries N          runs of a repetition at most, when others disturb it (default 4)
+#   --recalibrate      calibrate and probe the speed again before every repetition after the first, and
+#                      predict each repetition from its own calibration (rows RUN); the rows RUN-first keep the
+#                      first calibration's prediction for the same measurements: on this VM the speed per CPU
+#                      second moves by a few percent within minutes, and M/M/2 at 80% turns 1% into about 5%
 #   --append           add this run's rows (and its header lines) to --out instead of replacing it:
 #                      the table is measured in pieces of a few minutes, each under the heavy
 #                      lock with its own probe and calibration
@@ -39,7 +43,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
 machine="" ks="10 20 30 40 50 60 70 80 90 100" reps=3 steps=30000000 write_bytes=16777216 exp="100:0.8"
-dir=/var/tmp out=$root/bench/data/sched_validation.csv detail="" quiet=0.03 tries=4 append=0
+dir=/var/tmp out=$root/bench/data/sched_validation.csv detail="" quiet=0.03 tries=4 append=0 recalibrate=0
 command_line="bench/sched_validation.sh $*"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -47,6 +51,7 @@ while [ $# -gt 0 ]; do
     --write-bytes) write_bytes=$2 ;; --exp) exp=$2 ;; --dir) dir=$2 ;; --out) out=$2 ;; --detail) detail=$2 ;;
     --quiet) quiet=$2 ;; --tries) tries=$2 ;;
     --append) append=1; shift; continue ;;
+    --recalibrate) recalibrate=1; shift; continue ;;
     *) echo "sched_validation.sh: unknown option $1" >&2; exit 2 ;;
   esac
   shift 2
@@ -98,7 +103,7 @@ print(json.dumps(c))
 PY
 }
 calibration_summary() { # one line: per K, the mean cost and the range over its workers
-  python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -un) <<'PY'
+  python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -uV) <<'PY'
 import json, sys
 parts = []
 for k in sys.argv[2:]:
@@ -120,8 +125,8 @@ PY
 # 1 MiB, mw_integral's block: the disk serves the writing workers' requests in
 # turn (at K = 60 the writes of one whole run overlapped for 1.3 s on average,
 # where one FIFO request per worker's write had most of them end earlier)
-workload() { # K ARRIVALS_FILE|"" > workload.json
-  python3 - "$1" "$2" "$steps" "$write_bytes" "$work/calibration-$1.json" <<'PY'
+workload() { # K ARRIVALS_FILE|"" [CALIBRATION_LABEL, default K] > workload.json
+  python3 - "$1" "$2" "$steps" "$write_bytes" "$work/calibration-${3:-$1}.json" <<'PY'
 import json, sys
 k, arrivals, steps, write_bytes = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 cal = json.load(open(sys.argv[5]))
@@ -202,7 +207,7 @@ header() {
   # differ by more than a few percent the machine's speed moved between them
   # (other processes, or the host under a virtual machine), and the prediction
   # inherits the difference
-  echo "# speed check (per K, the speed the prediction used, i.e. the calibration's mix less the host's steal, against the CPU probe taken right after the calibration): $(python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -un) <<'PY'
+  echo "# speed check (per K, the speed the prediction used, i.e. the calibration's mix less the host's steal, against the CPU probe taken right after the calibration): $(python3 - "$work" $(echo $cal_ks | tr ' ' '\n' | sort -uV) <<'PY'
 import json, sys
 parts = []
 for k in sys.argv[2:]:
@@ -258,8 +263,20 @@ PY
   workload "$k" "$work/arrivals" > "$work/w.json"
   p=$(predict "$work/w.json" "exponential-rho$rho-$k" "$k")
   for r in $(seq 1 "$reps"); do
+    pr=$p
+    if [ "$recalibrate" = 1 ] && [ "$r" -gt 1 ]; then
+      # the same arrivals and workers; only the calibration and the speed are taken anew
+      calibrate "$k.$r"
+      cpu_probe "$k.$r"
+      cal_ks="$cal_ks $k.$r"
+      workload "$k" "$work/arrivals" "$k.$r" > "$work/w-$r.json"
+      pr=$(predict "$work/w-$r.json" "exponential-rho$rho-$k-cal$r" "$k.$r")
+    fi
     read -r m others steal < <(measure "$k" "$work/arrivals" "exponential-rho$rho-$k-$r")
-    echo "exponential-rho$rho,$k,$r,$m,$p,$others,$steal" | tee -a "$work/rows.csv" >&2
+    echo "exponential-rho$rho,$k,$r,$m,$pr,$others,$steal" | tee -a "$work/rows.csv" >&2
+    if [ "$recalibrate" = 1 ]; then
+      echo "exponential-rho$rho-first,$k,$r,$m,$p,$others,$steal" >> "$work/rows.csv"
+    fi
   done
 fi
 echo "calibration: $(calibration_summary)" >&2
