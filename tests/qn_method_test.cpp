@@ -2,6 +2,7 @@
 // pinned by a test: one-process runs, local messages on a cluster without
 // loopback, Net_Constant and the start-up time, extrapolation-safe curves and
 // the reliability verdict that goes with every prediction.
+#include <algorithm>
 #include "core/Error.hpp"
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
@@ -186,6 +187,34 @@ TEST(QnMethod, MessageCountCurveSaturatesInsteadOfExploding)
   // and no kept form may grow faster than the process count
   EXPECT_FALSE(stays_positive(Curve{CurveForm::Power, 1, 1.4}));
   EXPECT_TRUE(stays_positive(Curve{CurveForm::Power, 1, 1}));
+}
+
+TEST(QnMethod, ACallersBoundsOnAFormAreKeptByTheChoice)
+{
+  // the same saturating data, 770 (1 - 1/n) at n = 2, 4, 8: a + b/n fits it
+  // exactly with b = -770 < 0. A caller that admits a + b/n only when it
+  // shrinks with n (b > 0, as fit_work_growth does) gets the best of the other
+  // forms, validated, and never a + b/n
+  std::vector<double> n{2, 4, 8}, y;
+  for (double x : n)
+    y.push_back(770 * (1 - 1 / x));
+  auto shrinks = [](const Curve& c) { return c.form != CurveForm::Inverse || (c.a >= 0 && c.b > 0); };
+  auto bounded = choose_curve(n, y, all_curve_forms(), CurveForm::LogLinear, true, 1, {}, shrinks);
+  EXPECT_NE(bounded.curve.form, CurveForm::Inverse);
+  EXPECT_TRUE(bounded.cross_validated);
+  auto without_inverse = all_curve_forms();
+  without_inverse.erase(std::remove(without_inverse.begin(), without_inverse.end(), CurveForm::Inverse),
+                        without_inverse.end());
+  auto others = choose_curve(n, y, without_inverse, CurveForm::LogLinear, true);
+  EXPECT_EQ(bounded.curve.form, others.curve.form);
+  EXPECT_DOUBLE_EQ(bounded.loo_error, others.loo_error);
+  // data that shrinks, 100 + 50/n: a + b/n is admitted and wins
+  std::vector<double> w;
+  for (double x : n)
+    w.push_back(100 + 50 / x);
+  auto shrinking = choose_curve(n, w, all_curve_forms(), CurveForm::LogLinear, true, 1, {}, shrinks);
+  EXPECT_EQ(shrinking.curve.form, CurveForm::Inverse);
+  EXPECT_NEAR(shrinking.curve.b, 50, 1e-9);
 }
 
 TEST(QnMethod, BandWidensWithTheStepsPastTheRuns)

@@ -165,7 +165,8 @@ std::vector<Curve> shapes_zero_at_one(bool with_proportional)
 
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
                          const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive,
-                         double max_growth, const std::vector<Curve>& shapes)
+                         double max_growth, const std::vector<Curve>& shapes,
+                         const std::function<bool(const Curve&)>& admissible)
 {
   CurveChoice best;
   auto last_resort = [&] {
@@ -229,7 +230,7 @@ CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>
     } catch (const Error&) {
       continue;
     }
-    if (positive && !stays_positive(whole, max_growth))
+    if ((positive && !stays_positive(whole, max_growth)) || (admissible && !admissible(whole)))
       continue;
     err /= static_cast<double>(n.size());
     if (!any || err < best.loo_error) {

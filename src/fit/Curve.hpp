@@ -2,6 +2,7 @@
 // Two-coefficient curves y(n) for quantities that change with the process
 // count (sends per process, message size, run time), fitted by linear least
 // squares, and the choice among them by leave-one-out cross-validation.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,11 @@ std::vector<Curve> shapes_zero_at_one(bool with_proportional);
 /// points on, the two-coefficient forms from three. With `positive`, forms
 /// whose fit would turn non-positive at some n >= 2 are not kept (a Power fit
 /// is the last resort); `max_growth` bounds the growth as in stays_positive.
+/// A candidate whose fit on every point fails `admissible` (when given) is not
+/// kept either: a caller's bounds on a form's coefficients.
 CurveChoice choose_curve(const std::vector<double>& n, const std::vector<double>& y,
                          const std::vector<CurveForm>& candidates, CurveForm fallback, bool positive = false,
-                         double max_growth = 1, const std::vector<Curve>& shapes = {});
+                         double max_growth = 1, const std::vector<Curve>& shapes = {},
+                         const std::function<bool(const Curve&)>& admissible = {});
 
 } // namespace perfcast

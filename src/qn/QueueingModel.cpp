@@ -53,16 +53,14 @@ std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const
   }
   if (counts.size() < 3 || !std::all_of(work.begin(), work.end(), [](double w) { return w > 0; }))
     return std::nullopt;
-  // a + b / n with a, b >= 0 competes too: work that shrinks with n towards
-  // a floor (ISx's per-rank count array falls into cache as n grows), never
-  // growing and never below a; a winner with b <= 0 (growing) or a < 0 is
-  // not kept, and the three other forms decide as before
+  // a + b / n with a >= 0, b > 0 competes too: work that shrinks with n
+  // towards a floor (ISx's per-rank count array falls into cache as n grows),
+  // never growing and never below a; with b <= 0 (growing) or a < 0 it is not
+  // kept, and the three other forms decide
+  auto inverse_shrinks = [](const Curve& c) { return c.form != CurveForm::Inverse || (c.a >= 0 && c.b > 0); };
   CurveChoice choice = choose_curve(
       n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear, CurveForm::Inverse}, CurveForm::Constant,
-      true, 1);
-  if (choice.curve.form == CurveForm::Inverse && !(choice.curve.a >= 0 && choice.curve.b > 0))
-    choice = choose_curve(n, work, {CurveForm::Constant, CurveForm::Linear, CurveForm::LogLinear}, CurveForm::Constant,
-                          true, 1);
+      true, 1, {}, inverse_shrinks);
   if (!choice.cross_validated || choice.curve.form == CurveForm::Constant)
     return std::nullopt;
   double base = choice.curve(*counts.begin());
