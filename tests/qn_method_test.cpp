@@ -362,7 +362,8 @@ TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
   for (HostCounts hc : {HostCounts{{0, 1}}, HostCounts{{0, 1}, {1, 1}}, HostCounts{{0, 2}, {1, 2}}, HostCounts{{0, 4}, {1, 4}}}) {
     MeasuredRun r = test::qn_synthetic_run(truth, p, hc);
     for (const auto& [h, c] : hc)
-      r.compute_s[p.hosts()[static_cast<std::size_t>(h)].name] = c * work_at(truth, r.procs) / r.procs / 9.6e9;
+      for (int k = 0; k < c; ++k)
+        r.rank_compute_s.emplace_back(p.hosts()[static_cast<std::size_t>(h)].name, work_at(truth, r.procs) / r.procs / 9.6e9);
     train.push_back(r);
   }
   ModelVariant growing;
@@ -385,8 +386,8 @@ TEST(QnMethod, RecordedWorkThatGrowsWithTheProcessesIsFollowed)
   EXPECT_LT(predict_run_time(flat, p, big).time_s / want, 0.8);
   // work that does not grow keeps W constant
   for (MeasuredRun& r : train)
-    for (auto& [host, seconds] : r.compute_s)
-      seconds = r.placement.at(host) * 5e10 / r.procs / 9.6e9;
+    for (auto& [host, seconds] : r.rank_compute_s)
+      seconds = 5e10 / r.procs / 9.6e9;
   EXPECT_FALSE(fit_queueing_model(train, p, growing).work_growth.has_value());
 }
 
@@ -407,7 +408,8 @@ TEST(QnMethod, RecordedWorkThatShrinksWithTheProcessesIsFollowedToItsFloor)
     for (const HostCounts& hc : counts) {
       MeasuredRun r = test::qn_synthetic_run(truth, p, hc);
       for (const auto& [h, c] : hc)
-        r.compute_s[p.hosts()[static_cast<std::size_t>(h)].name] = c * work(r.procs) / r.procs / 9.6e9;
+        for (int k = 0; k < c; ++k)
+          r.rank_compute_s.emplace_back(p.hosts()[static_cast<std::size_t>(h)].name, work(r.procs) / r.procs / 9.6e9);
       train.push_back(r);
     }
     return train;

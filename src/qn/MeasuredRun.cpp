@@ -150,11 +150,8 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   double busiest_sent = 0, busiest_sent_bytes = 0; // what the busiest receiver sends
   for (const json& rank : ranks) {
     r.placement[rank.at("host").get<std::string>()] += 1;
-    if (computes) {
-      double seconds = number(rank, "compute_s", path);
-      r.compute_s[rank.at("host").get<std::string>()] += seconds;
-      r.rank_compute_s.emplace_back(rank.at("host").get<std::string>(), seconds);
-    }
+    if (computes)
+      r.rank_compute_s.emplace_back(rank.at("host").get<std::string>(), number(rank, "compute_s", path));
     wait += number(rank, "wait_s", path);
     mpi += number(rank, "communicate_s", path) + number(rank, "wait_s", path);
     sent += number(rank, "messages_sent", path);
@@ -273,12 +270,6 @@ void rename_hosts(std::vector<MeasuredRun>& runs, const std::map<std::string, st
       placement[it == renames.end() ? host : it->second] += count;
     }
     r.placement = std::move(placement);
-    std::map<std::string, double> compute;
-    for (const auto& [host, seconds] : r.compute_s) {
-      auto it = renames.find(host);
-      compute[it == renames.end() ? host : it->second] += seconds;
-    }
-    r.compute_s = std::move(compute);
     for (auto& [host, seconds] : r.rank_compute_s) {
       auto it = renames.find(host);
       if (it != renames.end())

@@ -32,8 +32,6 @@ struct MeasuredRun {
   double hot_receive_share = -1;
   /// that rank's share of all bytes sent, and of all messages sent; -1 when unknown
   double hot_send_share = -1, hot_send_message_share = -1;
-  /// seconds the ranks of each host computed, summed (replays list them); empty when unknown
-  std::map<std::string, double> compute_s;
   /// each rank's host and compute seconds, in rank order (replays list them); empty when unknown
   std::vector<std::pair<std::string, double>> rank_compute_s;
   /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured

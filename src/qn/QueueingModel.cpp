@@ -23,29 +23,41 @@ double reference_speed(const MeasuredRun& run, const Platform& platform)
   return s / run.procs;
 }
 
+// The work of `seconds` of computing on `host` in run r: the seconds at the
+// host's speed, times the host's cores over its processes when they outnumber
+// the cores and share them; unset when the platform or the run's placement
+// lacks the host
+std::optional<double> computed_work(const MeasuredRun& r, const std::string& host, double seconds,
+                                    const Platform& platform)
+{
+  int index = platform.find_host(host);
+  auto placed = r.placement.find(host);
+  if (index < 0 || placed == r.placement.end())
+    return std::nullopt;
+  const Host& h = platform.hosts()[static_cast<std::size_t>(index)];
+  return seconds * h.speed_flops * std::min(1.0, static_cast<double>(h.cores) / placed->second);
+}
+
 // The work the runs recorded, relative to the smallest training count, when
 // it changes with n by leave-one-out among the constant, a + b n (work
 // replicated per process), a + b ln n (a tree's rounds) and a + b / n with
 // a, b >= 0 (work that shrinks towards a floor, a per-rank array falling
 // into cache), positive and at most linear for every n >= 2, as s(n) is chosen; unset when the constant
-// wins or a run does not list its compute time. A rank's work is its
-// compute seconds at its host's speed (times the host's cores over its
-// processes when they outnumber the cores and share them)
+// wins or a run does not list its compute time. A rank's work is
+// computed_work's
 std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const Platform& platform)
 {
   std::vector<double> n, work;
   std::set<int> counts;
   for (const MeasuredRun& r : runs) {
-    if (r.compute_s.empty())
+    if (r.rank_compute_s.empty())
       return std::nullopt;
     double flops = 0;
-    for (const auto& [name, seconds] : r.compute_s) {
-      int host = platform.find_host(name);
-      auto placed = r.placement.find(name);
-      if (host < 0 || placed == r.placement.end())
+    for (const auto& [name, seconds] : r.rank_compute_s) {
+      std::optional<double> w = computed_work(r, name, seconds, platform);
+      if (!w)
         return std::nullopt;
-      const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
-      flops += seconds * h.speed_flops * std::min(1.0, static_cast<double>(h.cores) / placed->second);
+      flops += *w;
     }
     n.push_back(r.procs);
     work.push_back(flops);
@@ -72,24 +84,20 @@ std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const
   return growth;
 }
 
-// A rank's work: its compute seconds at its host's speed, times the host's
-// cores over its processes when they outnumber the cores and share them
-// (as fit_work_growth counts it). The slowest rank's over the mean rank's;
-// -1 when the run does not list its ranks' compute times
+// The slowest rank's work over the mean rank's (computed_work, as
+// fit_work_growth counts it); -1 when the run does not list its ranks'
+// compute times
 double rank_work_imbalance(const MeasuredRun& r, const Platform& platform)
 {
   if (r.rank_compute_s.size() != static_cast<std::size_t>(r.procs) || r.procs < 2)
     return -1;
   double most = 0, sum = 0;
   for (const auto& [name, seconds] : r.rank_compute_s) {
-    int host = platform.find_host(name);
-    auto placed = r.placement.find(name);
-    if (host < 0 || placed == r.placement.end())
+    std::optional<double> work = computed_work(r, name, seconds, platform);
+    if (!work)
       return -1;
-    const Host& h = platform.hosts()[static_cast<std::size_t>(host)];
-    double work = seconds * h.speed_flops * std::min(1.0, static_cast<double>(h.cores) / placed->second);
-    most = std::max(most, work);
-    sum += work;
+    most = std::max(most, *work);
+    sum += *work;
   }
   return sum > 0 ? most * r.procs / sum : -1;
 }
@@ -140,11 +148,12 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
     // then each process pays its messages' latency. Per node:
     //   R_c = D_c,cpu + max over links k that c uses of sum_c' D_c',k + D_c,latency
     MultiClassNetwork net = build_class_network(model, platform, placement);
-    std::vector<double> link_total(net.stations.size(), 0.0);
+    // every class's demand on each station: a link's is the time it carries
+    // the phase's bytes, a CPU's the time it computes in the cycle
+    std::vector<double> total(net.stations.size(), 0.0);
     for (const CustomerClass& c : net.classes)
       for (std::size_t k = 0; k < net.stations.size(); ++k)
-        if (net.stations[k].kind == StationKind::Queue)
-          link_total[k] += c.demand_s[k];
+        total[k] += c.demand_s[k];
     std::vector<double> cycle;
     for (const CustomerClass& c : net.classes) {
       double other = 0, exchange = 0;
@@ -152,18 +161,16 @@ Prediction predict_run_time(const QueueingModel& model, const Platform& platform
         if (net.stations[k].kind != StationKind::Queue)
           other += c.demand_s[k];
         else if (c.demand_s[k] > 0)
-          exchange = std::max(exchange, link_total[k]);
+          exchange = std::max(exchange, total[k]);
       }
       cycle.push_back(other + exchange);
     }
     p.response_s = *std::max_element(cycle.begin(), cycle.end());
     p.time_s = p.response_s * p.cycles;
     for (std::size_t k = 0; k < net.stations.size(); ++k) {
-      // the share of the slowest node's cycle the station is busy
-      double busy = net.stations[k].kind == StationKind::Queue ? link_total[k] : 0.0;
-      for (const CustomerClass& c : net.classes)
-        if (net.stations[k].kind == StationKind::MultiServer)
-          busy += c.demand_s[k];
+      // the share of the slowest node's cycle the station is busy (links and CPUs)
+      StationKind kind = net.stations[k].kind;
+      double busy = kind == StationKind::Queue || kind == StationKind::MultiServer ? total[k] : 0.0;
       if (busy / p.response_s > p.bottleneck_utilization) {
         p.bottleneck_utilization = busy / p.response_s;
         p.bottleneck = net.stations[k].name;
@@ -361,11 +368,10 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // lockstep, less the waiting for the slowest rank's computation, which
     // the imbalance below models
     if (smallest != nullptr)
-      comm = smallest->wait_s >= 0
-                 ? std::max(0.0, smallest->wait_s - (model.lockstep ? imbalance_wait_s(*smallest) : 0.0))
-                 : smallest->mpi_s;
-    if (smallest != nullptr)
-      comm /= smallest->time_s;
+      comm = (smallest->wait_s >= 0
+                  ? std::max(0.0, smallest->wait_s - (model.lockstep ? imbalance_wait_s(*smallest) : 0.0))
+                  : smallest->mpi_s) /
+             smallest->time_s;
     used = 1;
   }
   model.v_comm = comm / used;
