@@ -40,6 +40,18 @@ struct Fixture {
       placement = place_by_policy(platform, "round-robin", t.ranks());
     return replay_trace(t, platform, placement, options);
   }
+
+  /// The error the replay of `ranks` stops with; a test failure (and "") when it does not stop with one.
+  std::string replay_error(const std::vector<std::string>& ranks)
+  {
+    try {
+      replay(ranks);
+    } catch (const Error& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << "expected the replay to stop with an error";
+    return "";
+  }
 };
 
 // One message across two cluster links: 100 us of latency, 125 MB/s.
@@ -122,16 +134,11 @@ TEST(Replay, AnySourceTakesTheFirstArrival)
 TEST(Replay, DeadlockNamesRanksAndActions)
 {
   Fixture f;
-  try {
-    f.replay({"0 init\n0 recv 1 0 8\n", "1 init\n1 recv 0 0 8\n"});
-    FAIL() << "expected a deadlock";
-  } catch (const Error& e) {
-    std::string m = e.what();
-    EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
-    EXPECT_NE(m.find("rank0.txt:2: 'recv'"), std::string::npos) << m;
-    EXPECT_NE(m.find("rank 1 blocked at"), std::string::npos) << m;
-    EXPECT_NE(m.find("recv 0->1 tag 0 8 bytes"), std::string::npos) << m;
-  }
+  std::string m = f.replay_error({"0 init\n0 recv 1 0 8\n", "1 init\n1 recv 0 0 8\n"});
+  EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+  EXPECT_NE(m.find("rank0.txt:2: 'recv'"), std::string::npos) << m;
+  EXPECT_NE(m.find("rank 1 blocked at"), std::string::npos) << m;
+  EXPECT_NE(m.find("recv 0->1 tag 0 8 bytes"), std::string::npos) << m;
 }
 
 // two groups whose collectives ran on sub-communicators, traced without them
@@ -140,42 +147,30 @@ TEST(Replay, DeadlockNamesRanksAndActions)
 TEST(Replay, CollectivesThatDoNotPairUpAreNamedInTheDeadlock)
 {
   Fixture f;
-  try {
-    f.replay({"0 allreduce 8 0\n0 allreduce 8 0\n0 alltoall 8 8\n", "1 allreduce 8 0\n1 alltoall 8 8\n"});
-    FAIL() << "expected a deadlock";
-  } catch (const Error& e) {
-    std::string m = e.what();
-    EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
-    EXPECT_NE(m.find("different collectives of MPI_COMM_WORLD (allreduce on 1 rank(s) from 0, alltoall on 1 rank(s) from 1)"),
-              std::string::npos)
-        << m;
-    EXPECT_NE(m.find("perfcast trace"), std::string::npos) << m;
-  }
+  std::string m =
+      f.replay_error({"0 allreduce 8 0\n0 allreduce 8 0\n0 alltoall 8 8\n", "1 allreduce 8 0\n1 alltoall 8 8\n"});
+  EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+  EXPECT_NE(m.find("different collectives of MPI_COMM_WORLD (allreduce on 1 rank(s) from 0, alltoall on 1 rank(s) from 1)"),
+            std::string::npos)
+      << m;
+  EXPECT_NE(m.find("perfcast trace"), std::string::npos) << m;
 }
 
 // a plain point-to-point deadlock gets no such hint
 TEST(Replay, PointToPointDeadlockHasNoCollectiveHint)
 {
   Fixture f;
-  try {
-    f.replay({"0 recv 1 0 8\n", "1 recv 0 0 8\n"});
-    FAIL() << "expected a deadlock";
-  } catch (const Error& e) {
-    EXPECT_EQ(std::string(e.what()).find("different collectives"), std::string::npos) << e.what();
-  }
+  std::string m = f.replay_error({"0 recv 1 0 8\n", "1 recv 0 0 8\n"});
+  EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
+  EXPECT_EQ(m.find("different collectives"), std::string::npos) << m;
 }
 
 TEST(Replay, UnreceivedSendIsReported)
 {
   Fixture f;
-  try {
-    f.replay({"0 send 1 0 100000\n", "1 init\n"});
-    FAIL();
-  } catch (const Error& e) {
-    std::string m = e.what();
-    EXPECT_NE(m.find("rank 0 blocked at"), std::string::npos) << m;
-    EXPECT_NE(m.find("never received"), std::string::npos) << m;
-  }
+  std::string m = f.replay_error({"0 send 1 0 100000\n", "1 init\n"});
+  EXPECT_NE(m.find("rank 0 blocked at"), std::string::npos) << m;
+  EXPECT_NE(m.find("never received"), std::string::npos) << m;
 }
 
 TEST(Replay, BarrierReleasesEveryoneAfterTheLast)
@@ -288,29 +283,17 @@ TEST(Replay, ElasticFarmDealsMoreTasksToFasterWorkers)
 TEST(Replay, ElasticSendWithoutWildcardReceiveIsAnError)
 {
   Fixture f;
-  try {
-    f.replay({"0 send @ 1 8\n", "1 recv 0 1 8\n"});
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("rank0.txt:1: send to '@'"), std::string::npos) << e.what();
-  }
+  std::string m = f.replay_error({"0 send @ 1 8\n", "1 recv 0 1 8\n"});
+  EXPECT_NE(m.find("rank0.txt:1: send to '@'"), std::string::npos) << m;
 }
 
 TEST(Replay, LoopBlockErrorsNameTheLine)
 {
   Fixture f;
-  try {
-    f.replay({"0 loop_begin 3\n0 compute 1\n0 loop_end\n"});
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("rank0.txt:1: a loop block needs a receive"), std::string::npos) << e.what();
-  }
-  try {
-    f.replay({"0 loop_begin 3\n0 recv 1 0 8\n", "1 send 0 3 8\n"});
-    FAIL();
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("no matching 'loop_end'"), std::string::npos) << e.what();
-  }
+  std::string m = f.replay_error({"0 loop_begin 3\n0 compute 1\n0 loop_end\n"});
+  EXPECT_NE(m.find("rank0.txt:1: a loop block needs a receive"), std::string::npos) << m;
+  m = f.replay_error({"0 loop_begin 3\n0 recv 1 0 8\n", "1 send 0 3 8\n"});
+  EXPECT_NE(m.find("no matching 'loop_end'"), std::string::npos) << m;
 }
 
 TEST(Replay, WaitanyConsumesTheFirstRequestToComplete)
