@@ -131,3 +131,37 @@ TEST(PhasePredictor, RefusesIncompleteInput) {
   runs[2].phase_seconds.erase("B");
   EXPECT_THROW(predict_run(runs, {"A", "B"}, kernels(), 144), perfcast::Error);
 }
+
+TEST(PhasePredictor, AKernelAndAnOwnFitTheSpreadCannotSeparateAreAveraged) {
+  // Phase A with +-1% noise (alternating) and repeats 5% apart at every
+  // size: the kernel "cube" and the own fit each miss the held-out sizes by
+  // a few percent, closer to each other than the 5% the repeats differ by,
+  // so neither is preferred and the answer is their mean.
+  std::vector<SizeRun> runs = small_runs();
+  double sign = 1;
+  for (SizeRun& r : runs) {
+    r.phase_seconds["A"] *= 1 + 0.01 * sign;
+    r.total_seconds = r.phase_seconds["A"] / 0.9;
+    r.phase_seconds.erase("B");
+    r.spread = 0.05;
+    sign = -sign;
+  }
+  const RunForecast f = predict_run(runs, {"A"}, kernels(), 144);
+  EXPECT_DOUBLE_EQ(f.spread, 0.05);
+  const PhaseForecast& a = f.phases[0];
+  ASSERT_TRUE(a.kernel_s.has_value());
+  ASSERT_GE(a.kernel_cv_smape, 0);
+  ASSERT_GE(a.own_fit_cv_smape, 0);
+  EXPECT_LT(std::abs(a.kernel_cv_smape - a.own_fit_cv_smape), 0.05);
+  EXPECT_EQ(a.method, "combined") << a.why;
+  EXPECT_NEAR(a.predicted_s, (*a.kernel_s + a.own_fit_s) / 2, 1e-12);
+  EXPECT_NE(a.why.find("not told apart"), std::string::npos) << a.why;
+  // Session 13's choice: the better score alone.
+  const RunForecast old = predict_run(runs, {"A"}, kernels(), 144, {}, {}, Choice::best_score);
+  EXPECT_NE(old.phases[0].method, "combined");
+  EXPECT_EQ(old.phases[0].predicted_s,
+            old.phases[0].method == "kernel" ? *old.phases[0].kernel_s : old.phases[0].own_fit_s);
+  // Without repeats (no measured spread) nothing is averaged either.
+  for (SizeRun& r : runs) r.spread = -1;
+  EXPECT_NE(predict_run(runs, {"A"}, kernels(), 144).phases[0].method, "combined");
+}

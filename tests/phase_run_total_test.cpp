@@ -126,3 +126,35 @@ TEST(RunTotal, RefusesMismatchedInput) {
   EXPECT_THROW(predict_total(kSizes, {1, 2, 3, 4}, {{1, 2, 3}}, {3}, 40, w), perfcast::Error);
   EXPECT_THROW(predict_total(kSizes, {1, 2, 3, 4}, {{1, 2, 3, 4}}, {3, 4}, 40, w), perfcast::Error);
 }
+
+TEST(RunTotal, RulesTheSpreadCannotSeparateAreAveraged) {
+  // The runs of the first test (P = n, R = 0.01 n^2): ratio-power and the
+  // remainder's fit are exact (forward SMAPE 0, both 144 s at 80), and the
+  // paper's rule misses the one held-out size, 40, by SMAPE 2.398%: the line
+  // through the shares 1 / (1 + 0.01 n) at 10, 20, 30 gives 0.697358 at 40,
+  // so T = 40 / 0.697358 = 57.359 against 56.
+  std::vector<double> totals, phase;
+  for (double n : kSizes) {
+    phase.push_back(n);
+    totals.push_back(n + 0.01 * n * n);
+  }
+  std::vector<std::string> warnings;
+  // A spread of 1%: the two exact rules are not told apart; their mean, 144.
+  const TotalForecast one = predict_total(kSizes, totals, {phase}, {80}, 80, warnings, {0.01});
+  EXPECT_NEAR(one.candidates[0].cv_smape, 0.023983, 1e-6);
+  EXPECT_EQ(one.averaged, (std::vector<int>{1, 2})) << one.why;
+  EXPECT_NEAR(one.total_s, 144, 1e-6);
+  EXPECT_NE(one.why.find("the mean of ratio-power, remainder-fit"), std::string::npos) << one.why;
+  // A spread of 3%: the paper's rule too. Its line through the four shares
+  // (0.968615 - 0.00648518 n) is 0.449800 at 80: T = 80 / 0.4498 = 177.857;
+  // the mean (177.857 + 144 + 144) / 3 = 155.286.
+  const TotalForecast three = predict_total(kSizes, totals, {phase}, {80}, 80, warnings, {0.03});
+  EXPECT_EQ(three.averaged, (std::vector<int>{0, 1, 2})) << three.why;
+  EXPECT_NEAR(three.candidates[0].total_s, 177.856746, 1e-5);
+  EXPECT_NEAR(three.total_s, (177.856746 + 288) / 3, 1e-5);
+  EXPECT_NEAR(three.shares[0], 80 / three.total_s, 1e-12);
+  // Session 13's rule: the best score alone.
+  const TotalForecast old = predict_total(kSizes, totals, {phase}, {80}, 80, warnings, {0.03, true});
+  EXPECT_EQ(old.averaged, (std::vector<int>{1}));
+  EXPECT_NEAR(old.total_s, 144, 1e-6);
+}

@@ -37,7 +37,7 @@ std::string score_text(double score) { return score < 0 ? "not validated" : fmt:
 PhaseForecast forecast_phase(const std::string& name, const std::vector<double>& sizes,
                              const std::vector<double>& times, const std::vector<KernelModel>& kernels,
                              const std::vector<SizeDims>& dims, double target, const CascadeRule& rule,
-                             std::vector<std::string>& warnings) {
+                             const ScalingRule& scaling, std::vector<std::string>& warnings) {
   PhaseForecast f;
   f.name = name;
   f.validation = sizes.size() >= 4 ? "forward" : "leave-one-out";
@@ -59,25 +59,46 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
   }
   std::optional<ScalingModel> own;
   try {
-    own = fit_scaling(sizes, times);
+    const ScalingChoice c = choose_scaling(sizes, times, scaling);
+    own = c.chosen;
+    f.own_fit_best_scored = c.best_scored;
+    f.own_fit_why = c.why;
+    f.own_fit_low_s = f.own_fit_high_s = c.chosen(target);
+    for (const ScalingModel& m : c.admitted) {
+      f.own_fit_low_s = std::min(f.own_fit_low_s, m(target));
+      f.own_fit_high_s = std::max(f.own_fit_high_s, m(target));
+    }
   } catch (const Error& e) {
     warnings.push_back(fmt::format("phase {}: no own scaling fit ({})", name, e.what()));
   }
   if (own) {
     f.own_fit = *own;
     f.own_fit_s = own->operator()(target);
-    f.own_fit_cv_smape = validate(sizes, times, f.validation, [](const auto& n, const auto& t, double x) {
-      return fit_scaling(n, t)(x);
+    f.own_fit_cv_smape = validate(sizes, times, f.validation, [&](const auto& n, const auto& t, double x) {
+      return fit_scaling(n, t, scaling)(x);
     });
   } else {
     f.own_fit_cv_smape = -1;
   }
   // The kernel answers unless the own fit validated and did better; scores
   // within 1e-9 are a tie (rounding), and a tie goes to the kernel, the
-  // paper's method.
+  // paper's method. Scores that differ by less than the runs' spread are
+  // not told apart by them, and neither method is simpler than the other:
+  // their mean answers (equal weights, as in forecast combination).
+  const bool both = f.kernel_s && f.kernel_cv_smape >= 0 && own && f.own_fit_cv_smape >= 0;
+  const bool close = both && !scaling.best_score && scaling.spread > 0 &&
+                     std::abs(f.kernel_cv_smape - f.own_fit_cv_smape) <= scaling.spread + 1e-12;
   const bool own_better = own && f.own_fit_cv_smape >= 0 &&
                           (f.kernel_cv_smape < 0 || f.own_fit_cv_smape + 1e-9 < f.kernel_cv_smape);
-  if (f.kernel_s && !own_better) {
+  if (close) {
+    f.predicted_s = (*f.kernel_s + f.own_fit_s) / 2;
+    f.method = "combined";
+    f.why = fmt::format("the mean of kernel {} ({:.4g} s) and own fit {} ({:.4g} s): {} SMAPE {} and {}, within the "
+                        "runs' spread {}, not told apart",
+                        kernels[f.selection.chosen].name(), *f.kernel_s, f.own_fit.describe(), f.own_fit_s,
+                        f.validation, score_text(f.kernel_cv_smape), score_text(f.own_fit_cv_smape),
+                        score_text(scaling.spread));
+  } else if (f.kernel_s && !own_better) {
     f.predicted_s = *f.kernel_s;
     f.method = "kernel";
     f.why = fmt::format("kernel {}: {} SMAPE {}, own fit {}: {}", kernels[f.selection.chosen].name(), f.validation,
@@ -93,6 +114,17 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
   } else {
     throw Error(fmt::format("phase {}: no kernel matches ({}) and its times cannot be fitted", name,
                             f.selection.reason));
+  }
+  // An own fit in the answer whose indistinguishable forms disagree at the
+  // target by more than the goal (+-10%): the span of the small runs
+  // cannot carry the extrapolation asked.
+  if (own && f.method != "kernel" && f.own_fit_high_s - f.own_fit_low_s > 0.2 * f.own_fit_s) {
+    const double lo = sizes.front(), hi = sizes.back();
+    warnings.push_back(fmt::format("phase {}: the small runs admit own-fit forms giving {:.4g} to {:.4g} s at size "
+                                   "{:.4g} (chosen {:.4g} s); sizes {:.4g} to {:.4g} span {:.3g}x and the target is "
+                                   "{:.3g}x the largest: too short a span to bound this extrapolation to +-10%",
+                                   name, f.own_fit_low_s, f.own_fit_high_s, target, f.own_fit_s, lo, hi, hi / lo,
+                                   target / hi));
   }
   // Kernels that follow the phase but were refused for their range: sFactor
   // maps a phase to the kernel size that takes as long, so the database must
@@ -115,7 +147,7 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
 
 RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
                         const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule,
-                        const SizeUnits& units) {
+                        const SizeUnits& units, Choice choice) {
   if (runs.size() < 3)
     throw Error(fmt::format("{} small run(s) (expected at least 3 sizes to match and validate)", runs.size()));
   if (phases.empty()) throw Error("no phases to predict (expected at least one phase)");
@@ -132,14 +164,18 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
   RunForecast out;
   out.size = target_size;
   out.units = units;
+  out.choice = choice;
   std::vector<SizeRun> sorted = runs; // forward validation reads them by size
   std::stable_sort(sorted.begin(), sorted.end(), [](const SizeRun& a, const SizeRun& b) { return a.size < b.size; });
-  std::vector<double> sizes;
+  std::vector<double> sizes, spreads;
   for (const SizeRun& r : sorted) {
+    if (r.spread >= 0) spreads.push_back(r.spread);
     if (!(r.total_seconds > 0))
       throw Error(fmt::format("the run at size {} took {} s (expected a positive time)", r.size, r.total_seconds));
     sizes.push_back(r.size);
   }
+  out.spread = median_spread(spreads);
+  const ScalingRule scaling{choice == Choice::best_score ? 0.0 : out.spread, choice == Choice::best_score};
   const double largest = *std::max_element(sizes.begin(), sizes.end());
   if (target_size > kSupportedReach * largest)
     out.warnings.push_back(fmt::format("size {:.4g} is {:.1f}x the largest small run ({:.4g}); predictions beyond "
@@ -157,12 +193,12 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
                                 name, r.size));
       times.push_back(it->second);
     }
-    PhaseForecast f = forecast_phase(name, sizes, times, kernels, dims, target_size, rule, out.warnings);
+    PhaseForecast f = forecast_phase(name, sizes, times, kernels, dims, target_size, rule, scaling, out.warnings);
     predicted.push_back(f.predicted_s);
     phase_times.push_back(std::move(times));
     out.phases.push_back(std::move(f));
   }
-  out.total = predict_total(sizes, totals, phase_times, predicted, target_size, out.warnings);
+  out.total = predict_total(sizes, totals, phase_times, predicted, target_size, out.warnings, scaling);
   for (std::size_t i = 0; i < out.phases.size(); ++i) out.phases[i].share = out.total.shares[i];
   out.predicted_s = out.total.total_s;
   return out;

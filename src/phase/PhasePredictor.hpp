@@ -6,7 +6,9 @@
 // (ScalingFit). Both are scored by forward validation over the small runs
 // (each of the two largest predicted from the smaller ones: the question a
 // prediction at a larger size asks; leave-one-out when there are too few
-// runs) and the better-scored answers, with the reason. The run's time
+// runs) and the better-scored answers, with the reason; when the two scores
+// differ by less than the small runs' spread they are not told apart and
+// their mean answers (since session 14). The run's time
 // follows from the phases' by eq. 4 or by a bounded rule for the time
 // outside the phases, chosen by validation (RunTotal).
 #include "phase/KernelModel.hpp"
@@ -26,6 +28,7 @@ struct SizeRun {
   double size = 0;
   double total_seconds = 0;
   std::map<std::string, double> phase_seconds;
+  double spread = -1; ///< (largest - smallest) / smallest of the size's repeated runs; -1 when not repeated
 };
 
 /// The prediction of one phase.
@@ -36,11 +39,14 @@ struct PhaseForecast {
   std::optional<double> kernel_s;     ///< through the chosen kernel (none when no kernel is eligible)
   double kernel_cv_smape = -1;        ///< validation score (SMAPE) of the kernel prediction (-1: none)
   ScalingModel own_fit;               ///< the phase's own scaling fit
+  ScalingModel own_fit_best_scored;   ///< the form with the smallest leave-one-out score (Extra-P's choice)
+  std::string own_fit_why;            ///< why that form
   double own_fit_s = 0;
+  double own_fit_low_s = 0, own_fit_high_s = 0; ///< the range at the target of the forms the runs cannot tell apart
   double own_fit_cv_smape = 0;        ///< validation score (SMAPE) of the own fit
   std::string validation;             ///< "forward" or "leave-one-out"
   double predicted_s = 0; ///< the answer: the better-scored of the two
-  std::string method;     ///< "kernel" or "own-fit"
+  std::string method;     ///< "kernel", "own-fit" or "combined" (their mean)
   std::string why;        ///< why that one
   double share = 0;       ///< share of the predicted run at the target size
 };
@@ -54,11 +60,19 @@ struct SizeUnits {
   std::vector<int> kernel_dims; ///< one per kernel, in the order of the kernels (unused at phase_dim 0)
 };
 
+/// How the predictor chooses where the small runs' scores are close.
+enum class Choice {
+  within_spread, ///< what the runs' spread cannot separate: the simplest form, or the mean (session 14)
+  best_score,    ///< the smallest score always wins (session 13)
+};
+
 /// The whole prediction.
 struct RunForecast {
   double size = 0;
   double predicted_s = 0;
   SizeUnits units; ///< how the sizes were compared
+  Choice choice = Choice::within_spread;
+  double spread = 0; ///< the median of the small sizes' spreads, the noise scores are compared against
   std::vector<PhaseForecast> phases;
   TotalForecast total; ///< how the phases' times became the run's
   std::vector<std::string> warnings;
@@ -66,9 +80,10 @@ struct RunForecast {
 
 /// Predicts the run at `target_size` from small runs (at least three sizes,
 /// each with every phase named in `phases`) and the kernels' models, with
-/// sizes compared in `units` (the paper's by default).
+/// sizes compared in `units` (the paper's by default) and close scores
+/// settled by `choice`.
 RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std::string>& phases,
                         const std::vector<KernelModel>& kernels, double target_size, const CascadeRule& rule = {},
-                        const SizeUnits& units = {});
+                        const SizeUnits& units = {}, Choice choice = Choice::within_spread);
 
 } // namespace perfcast::phase

@@ -81,8 +81,8 @@ Answer ratio_power(const Training& t, double x, double phases_at_x) {
   return {phases_at_x * (1 + q), fmt::format("remainder / phases = {:.4g} n^{:.3g}", std::exp(a), b)};
 }
 
-Answer remainder_fit(const Training& t, double x, double phases_at_x) {
-  const ScalingModel m = fit_scaling(t.sizes, remainders(t));
+Answer remainder_fit(const Training& t, double x, double phases_at_x, const ScalingRule& rule) {
+  const ScalingModel m = fit_scaling(t.sizes, remainders(t), rule);
   return {phases_at_x + std::max(0.0, m(x)), "remainder = " + m.describe()};
 }
 
@@ -93,7 +93,7 @@ std::string score_text(double s) { return s < 0 ? "not validated" : fmt::format(
 TotalForecast predict_total(const std::vector<double>& sizes, const std::vector<double>& totals,
                             const std::vector<std::vector<double>>& phase_times,
                             const std::vector<double>& predicted_phase_s, double target,
-                            std::vector<std::string>& warnings) {
+                            std::vector<std::string>& warnings, const ScalingRule& rule) {
   if (sizes.size() < 3 || totals.size() != sizes.size() || phase_times.empty() ||
       phase_times.size() != predicted_phase_s.size())
     throw Error(fmt::format("{} sizes, {} totals, {} phases and {} predictions (expected at least three runs, "
@@ -105,7 +105,9 @@ TotalForecast predict_total(const std::vector<double>& sizes, const std::vector<
   const double phases_at_target = std::accumulate(predicted_phase_s.begin(), predicted_phase_s.end(), 0.0);
   const bool forward = sizes.size() >= 4;
   const std::vector<std::pair<std::string, Rule>> rules = {
-      {"linear-shares", linear_shares}, {"ratio-power", ratio_power}, {"remainder-fit", remainder_fit}};
+      {"linear-shares", linear_shares}, {"ratio-power", ratio_power}, {"remainder-fit", [&rule](const Training& t, double x, double phases_at_x) {
+         return remainder_fit(t, x, phases_at_x, rule);
+       }}};
 
   TotalForecast out;
   for (const auto& [name, rule] : rules) {
@@ -157,17 +159,41 @@ TotalForecast predict_total(const std::vector<double>& sizes, const std::vector<
     if (c.cv_smape >= 0 && c.total_s > 0 && (best.cv_smape < 0 || c.cv_smape + 1e-9 < best.cv_smape))
       out.chosen = static_cast<int>(i);
   }
-  const TotalCandidate& chosen = out.candidates[out.chosen];
-  out.total_s = chosen.total_s;
+  // Rules scored within the runs' spread of the best are not told apart by
+  // the small runs, and no rule is simpler than another: their mean answers
+  // (equal weights, as in forecast combination).
+  const TotalCandidate& best = out.candidates[out.chosen];
+  out.averaged = {out.chosen};
+  if (!rule.best_score && rule.spread > 0 && best.cv_smape >= 0)
+    for (std::size_t i = 0; i < out.candidates.size(); ++i) {
+      const TotalCandidate& c = out.candidates[i];
+      if (static_cast<int>(i) != out.chosen && c.cv_smape >= 0 && c.total_s > 0 &&
+          c.cv_smape <= best.cv_smape + rule.spread + 1e-12)
+        out.averaged.push_back(static_cast<int>(i));
+    }
+  std::sort(out.averaged.begin(), out.averaged.end());
+  double sum = 0;
+  std::vector<std::string> names;
+  for (int i : out.averaged) {
+    sum += out.candidates[i].total_s;
+    names.push_back(out.candidates[i].rule);
+  }
+  out.total_s = sum / static_cast<double>(out.averaged.size());
   std::string scores;
   for (const TotalCandidate& c : out.candidates)
     scores += fmt::format("{}{} {}", scores.empty() ? "" : ", ", c.rule, score_text(c.cv_smape));
-  out.why = fmt::format("{} ({}); {} SMAPE of the run: {}", chosen.rule, chosen.detail,
-                        forward ? "forward" : "leave-one-out", scores);
+  if (out.averaged.size() == 1)
+    out.why = fmt::format("{} ({}); {} SMAPE of the run: {}", best.rule, best.detail, forward ? "forward" : "leave-one-out",
+                          scores);
+  else
+    out.why = fmt::format("the mean of {} (scored within the runs' spread {:.2g}% of the best, {}: not told apart); "
+                          "{} SMAPE of the run: {}",
+                          fmt::join(names, ", "), 100 * rule.spread, best.rule, forward ? "forward" : "leave-one-out",
+                          scores);
 
   // Each phase's share of the predicted run: the extrapolated (scaled)
   // shares under the paper's rule, else the phase's time over the run's.
-  if (out.chosen == 0) {
+  if (out.averaged == std::vector<int>{0}) {
     double sum = 0;
     for (const auto& times : phase_times) {
       std::vector<double> s;

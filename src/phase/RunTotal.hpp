@@ -12,6 +12,10 @@
 //   ratio-power    R / sum t_P as a power law of the size (a line in log-log),
 //                  which keeps every share in (0, 1) at any size;
 //   remainder-fit  R's own scaling fit (ScalingFit, as for the phases).
+// Rules whose scores differ by less than the small runs' spread are not told
+// apart by them (since session 14): the run is then the mean of their answers.
+#include "phase/ScalingFit.hpp"
+
 #include <string>
 #include <vector>
 
@@ -28,7 +32,8 @@ struct TotalCandidate {
 /// The chosen way to the run's time.
 struct TotalForecast {
   std::vector<TotalCandidate> candidates; ///< in the order above
-  int chosen = 0;                         ///< index into `candidates`
+  int chosen = 0;                         ///< index into `candidates`: the best-scored
+  std::vector<int> averaged;              ///< the rules whose answers were averaged (only `chosen` when one)
   double total_s = 0;
   std::vector<double> shares; ///< each phase's share of the run at the target size
   std::string why;
@@ -39,10 +44,13 @@ struct TotalForecast {
 /// (`phase_times[p][i]`, phase p at size i) and each phase's predicted time at
 /// the target. Validation is forward with four runs or more (each of the two
 /// largest from the runs below it), else leave-one-out; the smallest score
-/// wins and ties go to the paper's linear shares. Warnings are appended.
+/// wins and ties go to the paper's linear shares, except that every rule
+/// scored within `rule.spread` of the best takes part in a mean (not under
+/// `rule.best_score`). `rule` also drives the remainder's own fit. Warnings
+/// are appended.
 TotalForecast predict_total(const std::vector<double>& sizes, const std::vector<double>& totals,
                             const std::vector<std::vector<double>>& phase_times,
                             const std::vector<double>& predicted_phase_s, double target,
-                            std::vector<std::string>& warnings);
+                            std::vector<std::string>& warnings, const ScalingRule& rule = {});
 
 } // namespace perfcast::phase

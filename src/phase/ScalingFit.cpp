@@ -30,25 +30,28 @@ double term(const Hypothesis& h, double n) {
   return std::pow(n, h.exponent) * std::pow(std::log2(n), h.log_power);
 }
 
-/// c0, c1 by least squares; false when the term does not vary or c1 < 0
+/// c0, c1 by least squares, on relative residuals (weights 1 / t^2) when
+/// `relative`, else on seconds; false when the term does not vary or c1 < 0
 /// (a phase's time that falls as its input grows is not a model to
 /// extrapolate).
-bool fit_one(const Hypothesis& h, const std::vector<double>& n, const std::vector<double>& t, double& c0,
-             double& c1) {
-  const double m = static_cast<double>(n.size());
-  double sx = 0, sy = 0;
+bool fit_one(const Hypothesis& h, const std::vector<double>& n, const std::vector<double>& t, bool relative,
+             double& c0, double& c1) {
+  double sw = 0, sx = 0, sy = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
-    sx += term(h, n[i]);
-    sy += t[i];
+    const double w = relative ? 1 / (t[i] * t[i]) : 1;
+    sw += w;
+    sx += w * term(h, n[i]);
+    sy += w * t[i];
   }
-  const double mx = sx / m, my = sy / m;
+  const double mx = sx / sw, my = sy / sw;
   double sxx = 0, sxy = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
+    const double w = relative ? 1 / (t[i] * t[i]) : 1;
     const double dx = term(h, n[i]) - mx;
-    sxx += dx * dx;
-    sxy += dx * (t[i] - my);
+    sxx += w * dx * dx;
+    sxy += w * dx * (t[i] - my);
   }
-  if (!(sxx > 1e-300 * (1 + mx * mx))) return false;
+  if (!(sxx > 1e-300 * sw * (1 + mx * mx))) return false;
   c1 = sxy / sxx;
   c0 = my - c1 * mx;
   return c1 >= 0 && std::isfinite(c0) && std::isfinite(c1);
@@ -57,6 +60,48 @@ bool fit_one(const Hypothesis& h, const std::vector<double>& n, const std::vecto
 double smape(double predicted, double measured) {
   const double denom = std::abs(predicted) + std::abs(measured);
   return denom > 0 ? 2 * std::abs(predicted - measured) / denom : 0;
+}
+
+double mean(const std::vector<double>& v) {
+  double sum = 0;
+  for (double x : v) sum += x;
+  return sum / static_cast<double>(v.size());
+}
+
+using Rule = std::function<double(const std::vector<double>&, const std::vector<double>&, double)>;
+
+/// Each held-out run's SMAPE under leave-one-out.
+std::vector<double> leave_one_out_errors(const std::vector<double>& sizes, const std::vector<double>& seconds,
+                                         const Rule& rule) {
+  std::vector<double> errors;
+  for (std::size_t out = 0; out < sizes.size(); ++out) {
+    std::vector<double> n, t;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      if (i != out) {
+        n.push_back(sizes[i]);
+        t.push_back(seconds[i]);
+      }
+    errors.push_back(smape(rule(n, t, sizes[out]), seconds[out]));
+  }
+  return errors;
+}
+
+/// Standard error of the mean of `v` (its sample standard deviation over sqrt(size)).
+double standard_error(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  const double m = mean(v);
+  double ss = 0;
+  for (double x : v) ss += (x - m) * (x - m);
+  return std::sqrt(ss / static_cast<double>(v.size() - 1)) / std::sqrt(static_cast<double>(v.size()));
+}
+
+/// Simpler forms first: the constant, then by log power, and within one log
+/// power integer exponents, then half-integers, then the other fractions.
+int simplicity(const ScalingModel& m) {
+  if (m.exponent == 0 && m.log_power == 0) return 0;
+  const double e = m.exponent;
+  const int fraction = std::abs(e - std::round(e)) < 1e-9 ? 0 : std::abs(2 * e - std::round(2 * e)) < 1e-9 ? 1 : 2;
+  return 1 + 3 * m.log_power + fraction;
 }
 
 void check(const std::vector<double>& sizes, const std::vector<double>& seconds) {
@@ -74,41 +119,37 @@ void check(const std::vector<double>& sizes, const std::vector<double>& seconds)
                             distinct.size()));
 }
 
+std::string percent(double x) { return fmt::format("{:.2g}%", 100 * x); }
+
 } // namespace
 
 double ScalingModel::operator()(double n) const {
   return c0 + c1 * std::pow(n, exponent) * std::pow(std::log2(n), log_power);
 }
 
-std::string ScalingModel::describe() const {
-  if (exponent == 0 && log_power == 0) return fmt::format("{:.4g} (constant)", c0);
-  std::string t = fmt::format("{:.4g} + {:.4g}", c0, c1);
-  if (exponent > 0) t += exponent == 1 ? " n" : fmt::format(" n^{:.3g}", exponent);
-  if (log_power == 1) t += " log2(n)";
-  if (log_power > 1) t += fmt::format(" log2(n)^{}", log_power);
+std::string ScalingModel::form() const {
+  if (exponent == 0 && log_power == 0) return "constant";
+  std::string t;
+  if (exponent > 0) t = exponent == 1 ? "n" : fmt::format("n^{:.3g}", exponent);
+  if (log_power > 0) {
+    if (!t.empty()) t += ' ';
+    t += "log2(n)";
+  }
+  if (log_power > 1) t += fmt::format("^{}", log_power);
   return t;
 }
 
-double leave_one_out_smape(
-    const std::vector<double>& sizes, const std::vector<double>& seconds,
-    const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule) {
-  double sum = 0;
-  for (std::size_t out = 0; out < sizes.size(); ++out) {
-    std::vector<double> n, t;
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-      if (i != out) {
-        n.push_back(sizes[i]);
-        t.push_back(seconds[i]);
-      }
-    sum += smape(rule(n, t, sizes[out]), seconds[out]);
-  }
-  return sum / static_cast<double>(sizes.size());
+std::string ScalingModel::describe() const {
+  if (exponent == 0 && log_power == 0) return fmt::format("{:.4g} (constant)", c0);
+  return fmt::format("{:.4g} + {:.4g} {}", c0, c1, form());
 }
 
-double forward_smape(
-    const std::vector<double>& sizes, const std::vector<double>& seconds,
-    const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule, int folds,
-    int min_train) {
+double leave_one_out_smape(const std::vector<double>& sizes, const std::vector<double>& seconds, const Rule& rule) {
+  return mean(leave_one_out_errors(sizes, seconds, rule));
+}
+
+double forward_smape(const std::vector<double>& sizes, const std::vector<double>& seconds, const Rule& rule,
+                     int folds, int min_train) {
   double sum = 0;
   int used = 0;
   const int n = static_cast<int>(sizes.size());
@@ -120,38 +161,121 @@ double forward_smape(
   return used > 0 ? sum / used : -1;
 }
 
-ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds) {
+double median_spread(std::vector<double> spreads) {
+  if (spreads.empty()) return 0;
+  std::sort(spreads.begin(), spreads.end());
+  const std::size_t m = spreads.size() / 2;
+  return spreads.size() % 2 ? spreads[m] : (spreads[m - 1] + spreads[m]) / 2;
+}
+
+double log_departure(const std::vector<double>& sizes, int log_power) {
+  // y = k ln log2(n) against u = ln n: the least-squares line is the closest
+  // power law n^b; the largest residual, as a ratio, is the bend.
+  std::vector<double> u, y;
+  for (double n : sizes) {
+    u.push_back(std::log(n));
+    y.push_back(log_power * std::log(std::log2(n)));
+  }
+  const double mu = mean(u), my = mean(y);
+  double suu = 0, suy = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    suu += (u[i] - mu) * (u[i] - mu);
+    suy += (u[i] - mu) * (y[i] - my);
+  }
+  if (!(suu > 0)) return 0;
+  const double b = suy / suu, a = my - b * mu;
+  double most = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) most = std::max(most, std::abs(std::exp(y[i] - (a + b * u[i])) - 1));
+  return most;
+}
+
+ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds,
+                             const ScalingRule& rule) {
   check(sizes, seconds);
+  const bool relative = !rule.best_score;
+  ScalingChoice out;
+  out.log_departure = {log_departure(sizes, 1), log_departure(sizes, 2)};
+  // The span bounds the log powers: a log factor that bends the curve over
+  // the measured sizes by less than the runs' own spread is not seen by
+  // them, and past them it only stands in for another exponent.
+  if (!rule.best_score) {
+    out.max_log_power = 0;
+    for (int k = 1; k <= 2; ++k)
+      if (out.log_departure[k - 1] >= rule.spread) out.max_log_power = k;
+  }
+  struct Scored {
+    ScalingModel model;
+    std::vector<double> errors;
+  };
+  std::vector<Scored> scored;
   // The constant first, Extra-P's simplest model: a phase of fixed work
   // (hpcc's latency-bandwidth test) takes the same time at every size, and
   // its measured times, flat or slowly falling with noise, have no growing
-  // model. It is never a falling model, and any growing hypothesis that
-  // validates strictly better replaces it.
-  auto mean = [](const std::vector<double>& t) {
-    double sum = 0;
-    for (double v : t) sum += v;
-    return sum / static_cast<double>(t.size());
-  };
-  ScalingModel best{0, 0, mean(seconds), 0,
-                    leave_one_out_smape(sizes, seconds, [&](const auto&, const auto& t, double) { return mean(t); })};
+  // model. It is never a falling model.
+  {
+    const std::vector<double> errors =
+        leave_one_out_errors(sizes, seconds, [](const auto&, const auto& t, double) { return mean(t); });
+    scored.push_back({{0, 0, mean(seconds), 0, mean(errors)}, errors});
+  }
   for (const Hypothesis& h : hypotheses()) {
+    if (h.log_power > out.max_log_power) continue;
     double c0 = 0, c1 = 0;
-    if (!fit_one(h, sizes, seconds, c0, c1)) continue;
+    if (!fit_one(h, sizes, seconds, relative, c0, c1)) continue;
     bool usable = true;
-    const double err = leave_one_out_smape(sizes, seconds, [&](const auto& n, const auto& t, double x) {
+    const std::vector<double> errors = leave_one_out_errors(sizes, seconds, [&](const auto& n, const auto& t, double x) {
       double a = 0, b = 0;
-      if (!fit_one(h, n, t, a, b)) {
+      if (!fit_one(h, n, t, relative, a, b)) {
         usable = false;
         return 0.0;
       }
       return a + b * term(h, x);
     });
     if (!usable) continue;
-    // Strictly better only: on a tie the earlier (simpler) hypothesis stays.
-    if (err < best.loo_smape - 1e-12)
-      best = {h.exponent, h.log_power, c0, c1, err};
+    scored.push_back({{h.exponent, h.log_power, c0, c1, mean(errors)}, errors});
   }
-  return best;
+  // Strictly better only: on a tie the earlier (simpler) hypothesis stays.
+  std::size_t best = 0;
+  for (std::size_t i = 1; i < scored.size(); ++i)
+    if (scored[i].model.loo_smape < scored[best].model.loo_smape - 1e-12) best = i;
+  out.best_scored = scored[best].model;
+  if (rule.best_score) {
+    out.chosen = out.best_scored;
+    out.admitted = {out.chosen};
+    out.why = fmt::format("{}: the smallest leave-one-out SMAPE, {} (session 13's rule)", out.chosen.form(),
+                          percent(out.chosen.loo_smape));
+    return out;
+  }
+  // One-spread rule: forms scored within the runs' spread (or one standard
+  // error of the best score, whichever is larger) of the best are not told
+  // apart by these runs; the simplest of them answers.
+  const double se = standard_error(scored[best].errors);
+  out.tolerance = std::max(rule.spread, se);
+  std::size_t chosen = best;
+  for (std::size_t i = 0; i < scored.size(); ++i) {
+    const ScalingModel& m = scored[i].model;
+    if (m.loo_smape > out.best_scored.loo_smape + out.tolerance + 1e-12) continue;
+    out.admitted.push_back(m);
+    const ScalingModel& c = scored[chosen].model;
+    if (simplicity(m) < simplicity(c) || (simplicity(m) == simplicity(c) && m.loo_smape < c.loo_smape - 1e-12))
+      chosen = i;
+  }
+  out.chosen = scored[chosen].model;
+  const double lo = *std::min_element(sizes.begin(), sizes.end()), hi = *std::max_element(sizes.begin(), sizes.end());
+  out.why = fmt::format("{}: the simplest of {} form(s) within {} ({}) of the best leave-one-out SMAPE, {} ({})",
+                        out.chosen.form(), out.admitted.size(), percent(out.tolerance),
+                        out.tolerance == rule.spread ? "the runs' spread" : "one standard error",
+                        percent(out.best_scored.loo_smape), out.best_scored.form());
+  if (out.max_log_power < 2)
+    out.why += fmt::format("; log2(n){} not searched: over sizes {:.4g} to {:.4g} ({:.3g}x) log2(n) bends the curve "
+                           "{}, log2(n)^2 {}, less than the runs' spread {}",
+                           out.max_log_power == 0 ? "" : "^2", lo, hi, hi / lo, percent(out.log_departure[0]),
+                           percent(out.log_departure[1]), percent(rule.spread));
+  return out;
+}
+
+ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds,
+                         const ScalingRule& rule) {
+  return choose_scaling(sizes, seconds, rule).chosen;
 }
 
 } // namespace perfcast::phase

@@ -3,11 +3,17 @@
 // al., SC'13; ../shared/REFERENCE.md section 5): hypotheses
 //   t(n) = c0 + c1 n^e log2(n)^k
 // over a fixed set of exponents e and log powers k, and the constant t = c0
-// (a phase of fixed work), each fitted by linear
-// least squares, compared by leave-one-out cross-validation (SMAPE), the
-// smallest error winning (ties: the simpler hypothesis). perfcast reports
-// this fit beside the kernel match and answers with the better-validated
-// of the two.
+// (a phase of fixed work), each fitted by least squares and scored by
+// leave-one-out cross-validation (SMAPE). perfcast reports this fit beside
+// the kernel match and answers with the better-validated of the two.
+//
+// Beyond Extra-P (session 14), the choice does not take what the small runs
+// cannot tell apart (docs/phases.md, "The phase's own scaling"): the fits
+// weigh relative residuals; a log factor is a hypothesis only when it bends
+// the curve over the measured sizes by at least the runs' spread; and among
+// the forms scored within the spread (or one standard error) of the best,
+// the simplest answers. `ScalingChoice::best_score` keeps session 13's rule
+// (least squares on seconds, the smallest score wins).
 #include <functional>
 #include <string>
 #include <vector>
@@ -24,12 +30,45 @@ struct ScalingModel {
   double operator()(double n) const;
   /// "1.2e-3 + 4.5e-9 n^3 log2(n)" and the like.
   std::string describe() const;
+  /// The form alone: "n^3 log2(n)", "constant".
+  std::string form() const;
 };
 
-/// Fits every hypothesis to (size, seconds) pairs (at least three distinct
-/// positive sizes) and returns the best under leave-one-out; times that do
-/// not grow get the constant (their mean), never a falling model.
-ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds);
+/// How the form is chosen among the hypotheses.
+struct ScalingRule {
+  /// The small runs' run-to-run spread, (largest - smallest) / smallest of a
+  /// size's repeats (the median over the sizes); 0 when not measured.
+  double spread = 0;
+  /// Session 13's rule: least squares on seconds, every log power, the
+  /// smallest leave-one-out SMAPE (ties: the simpler).
+  bool best_score = false;
+};
+
+/// The outcome of the search, with what it could not tell apart.
+struct ScalingChoice {
+  ScalingModel chosen;
+  ScalingModel best_scored;           ///< the smallest leave-one-out SMAPE among the hypotheses searched
+  std::vector<ScalingModel> admitted; ///< every form within `tolerance` of the best (the chosen among them)
+  double tolerance = 0;               ///< max(spread, standard error of the best score); 0 under best_score
+  int max_log_power = 2;              ///< log powers searched, bounded by the span
+  std::vector<double> log_departure;  ///< how far log2(n)^k (k = 1, 2) bends from a power law over the sizes
+  std::string why;
+};
+
+/// Searches the hypotheses for (size, seconds) pairs (at least three
+/// distinct positive sizes); times that do not grow get the constant (their
+/// mean), never a falling model.
+ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds,
+                             const ScalingRule& rule = {});
+
+/// The chosen model alone (choose_scaling).
+ScalingModel fit_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds,
+                         const ScalingRule& rule = {});
+
+/// The largest relative departure of log2(n)^k from the power law closest to
+/// it (least squares in log-log) over `sizes`: how much a log factor bends a
+/// curve over the measured span.
+double log_departure(const std::vector<double>& sizes, int log_power);
 
 /// Leave-one-out SMAPE of any prediction rule: for each small run i, `rule`
 /// gets the other runs' sizes and times and the size of run i, and answers
@@ -47,5 +86,9 @@ double forward_smape(
     const std::vector<double>& sizes, const std::vector<double>& seconds,
     const std::function<double(const std::vector<double>&, const std::vector<double>&, double)>& rule, int folds = 2,
     int min_train = 3);
+
+/// The median of the small sizes' spreads (0 for none): the noise ScalingRule
+/// and the predictor compare scores against.
+double median_spread(std::vector<double> spreads);
 
 } // namespace perfcast::phase

@@ -45,6 +45,7 @@ struct PhasesPredictArgs {
   int max_phases = 4;
   int run = 0; ///< 0: the kept run of each size; k: the k-th repeat
   int size_dim = 0; ///< 0: eq. 1 on the sizes as given (the paper's); D: the application's size is D-dimensional
+  std::string choice = "within-spread"; ///< or best-score (session 13's choices)
   bool json = false, force = false;
 };
 
@@ -109,6 +110,14 @@ MeasuredRun load_measured(const std::string& dir, double size, const std::vector
                           dir, size, dir, size));
 }
 
+/// The rule that carried the phases to the run, or the rules averaged.
+std::string total_rule(const phase::TotalForecast& t) {
+  if (t.averaged.size() <= 1) return t.candidates[t.chosen].rule;
+  std::vector<std::string> names;
+  for (int i : t.averaged) names.push_back(t.candidates[i].rule);
+  return fmt::format("mean of {}", fmt::join(names, ", "));
+}
+
 /// Relative error of a prediction, or null when nothing was measured.
 nlohmann::json relative_error(double predicted, double measured) {
   return measured > 0 ? nlohmann::json((predicted - measured) / measured) : nlohmann::json(nullptr);
@@ -128,7 +137,7 @@ std::string forecast_svg(const phase::PhaseRunLog& log, const std::vector<phase:
     PlotSeries measured{p.name + ", measured", colour, {}, true};
     for (const phase::SizeRun& r : runs) measured.points.push_back({r.size, r.phase_seconds.at(p.name)});
     series.push_back(measured);
-    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : "own fit"), colour, {}, false};
+    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : "own fit"), colour, {}, false};
     predicted.points.push_back({runs.back().size, runs.back().phase_seconds.at(p.name)});
     predicted.points.push_back({f.size, p.predicted_s});
     series.push_back(predicted);
@@ -175,7 +184,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                                           100 * phase::majority_spread(r.runs)));
         const phase::MergedProfile m = phase::load_size_profile(a.dir, a.run > 0 ? phase::pick_run(r, a.run) : r);
         if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
-        phase::SizeRun run{size, m.seconds(), {}};
+        phase::SizeRun run{size, m.seconds(), {}, r.runs.size() >= 2 ? r.spread() : -1};
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
         runs.push_back(run);
       }
@@ -184,11 +193,12 @@ int run_phases_predict(const PhasesPredictArgs& a) {
   phase::SizeUnits units{a.size_dim, {}};
   if (a.size_dim > 0)
     for (const phase::KernelModel& k : kernels) units.kernel_dims.push_back(db.size_unit(k.name()).dim);
-  phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size, {}, units);
+  const phase::Choice choice = a.choice == "best-score" ? phase::Choice::best_score : phase::Choice::within_spread;
+  phase::RunForecast f = phase::predict_run(runs, phases, kernels, a.size, {}, units, choice);
   std::optional<phase::RunForecast> paper;
   std::string paper_error;
   if (a.size_dim > 0) try {
-      paper = phase::predict_run(runs, phases, kernels, a.size);
+      paper = phase::predict_run(runs, phases, kernels, a.size, {}, {}, choice);
     } catch (const Error& e) {
       paper_error = e.what();
     }
@@ -204,7 +214,8 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                         {"small_sizes", log.used}, {"converged_at", log.converged_at}, {"warnings", f.warnings},
                         {"small_spreads", spreads}, {"run", a.run > 0 ? nlohmann::json(a.run) : nlohmann::json("fastest")},
                         {"size_dim", a.size_dim > 0 ? nlohmann::json(a.size_dim) : nlohmann::json(nullptr)},
-                        {"sizes_compared", a.size_dim > 0 ? "points" : "as given"}};
+                        {"sizes_compared", a.size_dim > 0 ? "points" : "as given"}, {"choice", a.choice},
+                        {"spread", f.spread}};
     if (measured) {
       j["measured_s"] = measured->total_s;
       j["error"] = relative_error(f.predicted_s, measured->total_s);
@@ -226,7 +237,9 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                     {"predicted_s", p.predicted_s}, {"share", p.share}, {"method", p.method}, {"why", p.why},
                     {"kernel_s", p.kernel_s ? nlohmann::json(*p.kernel_s) : nlohmann::json(nullptr)},
                     {"validation", p.validation}, {"kernel_cv_smape", p.kernel_cv_smape}, {"own_fit", p.own_fit.describe()},
-                    {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape}, {"candidates", cands}});
+                    {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape},
+                    {"own_fit_why", p.own_fit_why}, {"own_fit_best_scored", p.own_fit_best_scored.describe()},
+                    {"own_fit_range_s", {p.own_fit_low_s, p.own_fit_high_s}}, {"candidates", cands}});
       if (measured) {
         const double m = measured->phase_s.at(p.name);
         ph.back()["measured_s"] = m;
@@ -242,7 +255,10 @@ int run_phases_predict(const PhasesPredictArgs& a) {
       rules.push_back({{"rule", c.rule}, {"predicted_s", c.total_s}, {"cv_smape", c.cv_smape}, {"detail", c.detail}});
       if (measured && c.total_s > 0) rules.back()["error"] = relative_error(c.total_s, measured->total_s);
     }
-    j["total"] = {{"rule", f.total.candidates[f.total.chosen].rule}, {"why", f.total.why}, {"rules", rules}};
+    nlohmann::json averaged = nlohmann::json::array();
+    for (int i : f.total.averaged) averaged.push_back(f.total.candidates[i].rule);
+    j["total"] = {{"rule", f.total.candidates[f.total.chosen].rule}, {"averaged", averaged}, {"why", f.total.why},
+                  {"rules", rules}};
     if (paper) {
       nlohmann::json pp = nlohmann::json::array();
       for (const phase::PhaseForecast& p : paper->phases) {
@@ -254,7 +270,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         if (measured) pp.back()["error"] = relative_error(p.predicted_s, measured->phase_s.at(p.name));
       }
       j["paper"] = {{"sizes_compared", "as given"}, {"predicted_s", paper->predicted_s},
-                    {"rule", paper->total.candidates[paper->total.chosen].rule}, {"phases", pp}};
+                    {"rule", total_rule(paper->total)}, {"phases", pp}};
       if (measured) j["paper"]["error"] = relative_error(paper->predicted_s, measured->total_s);
     } else if (!paper_error.empty()) {
       j["paper"] = {{"sizes_compared", "as given"}, {"failed", paper_error}};
@@ -264,7 +280,10 @@ int run_phases_predict(const PhasesPredictArgs& a) {
     if (a.run > 0) std::cout << fmt::format("small runs: run {} of each size\n", a.run);
     std::vector<std::string> spread_text;
     for (double s : spreads) spread_text.push_back(fmt::format("{:.1f}%", 100 * s));
-    std::cout << fmt::format("spread of the repeated runs per small size: {}\n", fmt::join(spread_text, ", "));
+    std::cout << fmt::format("spread of the repeated runs per small size: {} (median {:.1f}%{})\n",
+                             fmt::join(spread_text, ", "), 100 * f.spread,
+                             a.choice == "best-score" ? "; --choice best-score: the smallest score always wins"
+                                                      : ": scores closer than this are not told apart");
     if (a.size_dim > 0)
       std::cout << fmt::format("sizes compared in points (--size-dim {}): a size n of the application counts n^{}, a "
                                "kernel's size K counts K^d (d after its name); avSF and SF_size in points, K_size "
@@ -285,6 +304,8 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                                  static_cast<int>(i) == p.selection.chosen ? "  <- chosen" : "");
       }
       std::cout << fmt::format("  cascade: {}\n", p.selection.reason);
+      std::cout << fmt::format("  own fit {}: {}; the forms within it give {:.4g} to {:.4g} s at {:g}\n",
+                               p.own_fit.describe(), p.own_fit_why, p.own_fit_low_s, p.own_fit_high_s, f.size);
       std::cout << fmt::format("  predicted {:.4g} s ({}); share {:.1f}%; {}\n", p.predicted_s, p.method,
                                100 * p.share, p.why);
       if (measured) {
@@ -310,11 +331,12 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         return measured && m > 0 ? fmt::format(": error {:+.1f}%", 100 * (predicted - m) / m) : std::string();
       };
       std::cout << fmt::format("paper's eq. 1 on the sizes as given, for comparison: run {:.4g} s ({}){}\n",
-                               paper->predicted_s, paper->total.candidates[paper->total.chosen].rule,
+                               paper->predicted_s, total_rule(paper->total),
                                error_text(paper->predicted_s, measured ? measured->total_s : 0));
       for (const phase::PhaseForecast& p : paper->phases)
         std::cout << fmt::format("  phase {}: {:.4g} s ({}){}\n", p.name, p.predicted_s,
                                  p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel
+                                 : p.method == "combined" ? "mean of kernel " + p.candidates[p.selection.chosen].kernel + " and own fit"
                                  : p.selection.chosen >= 0
                                      ? "own fit; kernel " + p.candidates[p.selection.chosen].kernel + " validated worse"
                                      : "own fit; no kernel matches",
@@ -392,6 +414,11 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
                       "eq. 1 then compares sizes in points, each kernel's by its unit in the database; "
                       "without it, the sizes as given (the paper's)")
       ->check(CLI::Range(1, 3));
+  predict->add_option("--choice", p->choice,
+                      "where scores differ by less than the small runs' spread: within-spread (the simplest own-fit "
+                      "form, the mean of a kernel and an own fit, the mean of the run's rules) or best-score (the "
+                      "smallest score always wins, session 13's choices)")
+      ->capture_default_str()->check(CLI::IsMember({"within-spread", "best-score"}));
   predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
   predict->add_flag("--json", p->json, "print a JSON object instead of tables");
   out.push_back({predict, [p] { return run_phases_predict(*p); }});
