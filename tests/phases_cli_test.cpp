@@ -3,6 +3,7 @@
 // power laws (K, K^2, K^3): the mechanics of the method end to end.
 #include "TestUtil.hpp"
 #include "phase/KernelDatabase.hpp"
+#include "phase/ScalingFit.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -267,6 +268,29 @@ TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
   const auto second = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --run 2 --json", out, db));
   ASSERT_EQ(second.status, 0) << second.output;
   EXPECT_EQ(nlohmann::json::parse(second.output)["run"], 2);
+  // The repeats' spread is the noise the choices are made against: the
+  // median over the used sizes, the own fit's reason and the range of the
+  // forms it could not tell apart reported per phase; --choice best-score
+  // keeps session 13's choices.
+  const auto kept = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --json", out, db));
+  ASSERT_EQ(kept.status, 0) << kept.output;
+  const auto k = nlohmann::json::parse(kept.output);
+  std::vector<double> spreads;
+  for (const auto& s : k["small_spreads"]) spreads.push_back(s.get<double>());
+  EXPECT_DOUBLE_EQ(k["spread"].get<double>(), perfcast::phase::median_spread(spreads)) << k.dump(1);
+  EXPECT_EQ(k["choice"], "within-spread");
+  for (const auto& ph : k["phases"]) {
+    EXPECT_FALSE(ph["own_fit_why"].get<std::string>().empty()) << ph.dump(1);
+    ASSERT_EQ(ph["own_fit_range_s"].size(), 2u) << ph.dump(1);
+    EXPECT_LE(ph["own_fit_range_s"][0].get<double>(), ph["own_fit_s"].get<double>() * (1 + 1e-12)) << ph.dump(1);
+    EXPECT_GE(ph["own_fit_range_s"][1].get<double>(), ph["own_fit_s"].get<double>() * (1 - 1e-12)) << ph.dump(1);
+  }
+  const auto best = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --json --choice best-score",
+                                             out, db));
+  ASSERT_EQ(best.status, 0) << best.output;
+  EXPECT_EQ(nlohmann::json::parse(best.output)["choice"], "best-score");
+  EXPECT_NE(run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --choice smallest", out, db)).status,
+            0);
   const auto third = run_perfcast(fmt::format("phases predict {} --size 1300 --kernels {} --run 3", out, db));
   EXPECT_NE(third.status, 0);
   EXPECT_NE(third.output.find("no run 3 (expected 1 to 2"), std::string::npos) << third.output;
