@@ -52,6 +52,13 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
                    {"degrees_of_freedom", m.degrees_of_freedom},
                    {"relative_standard_errors", {{"work_flops", m.work_relative_se},
                                                  {"net_constant", m.net_constant_relative_se}}},
+                   {"net_constant_identified", m.net_constant_identified},
+                   {"cpu_scatter", m.cpu_scatter},
+                   {"training_network_share", m.training_network_share},
+                   {"net_constant_uncertainty", m.net_constant_uncertainty},
+                   {"largest_training_procs", m.largest_training_procs},
+                   {"work_growth_through_noise", m.work_growth_through_noise},
+                   {"sends_through_noise", m.sends_through_noise},
                    {"warnings", m.warnings}}},
           {"reliability", {{"method", m.reliability.method}, {"queueing_error", m.reliability.queueing_error},
                            {"amdahl_error", m.reliability.amdahl_error}, {"trusted", m.reliability.trusted},
@@ -134,6 +141,18 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     if (j.contains("fit")) {
       const auto& fit = j.at("fit");
       m.degrees_of_freedom = fit.value("degrees_of_freedom", 0);
+      if (fit.contains("relative_standard_errors")) {
+        m.work_relative_se = fit.at("relative_standard_errors").value("work_flops", 0.0);
+        m.net_constant_relative_se = fit.at("relative_standard_errors").value("net_constant", 0.0);
+      }
+      // absent before session 14: Net_Constant fitted, its band its standard error alone
+      m.net_constant_identified = fit.value("net_constant_identified", true);
+      m.cpu_scatter = fit.value("cpu_scatter", -1.0);
+      m.training_network_share = fit.value("training_network_share", -1.0);
+      m.net_constant_uncertainty = fit.value("net_constant_uncertainty", -1.0);
+      m.largest_training_procs = fit.value("largest_training_procs", 0);
+      m.work_growth_through_noise = fit.value("work_growth_through_noise", false);
+      m.sends_through_noise = fit.value("sends_through_noise", false);
       if (fit.contains("warnings"))
         m.warnings = fit.at("warnings").get<std::vector<std::string>>();
     }

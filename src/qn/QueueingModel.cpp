@@ -8,6 +8,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <map>
 #include <set>
 
 namespace perfcast {
@@ -45,8 +46,10 @@ std::optional<double> computed_work(const MeasuredRun& r, const std::string& hos
 // into cache), positive and at most linear for every n >= 2, as s(n) is chosen; unset when the constant
 // wins or a run does not list its compute time. A rank's work is
 // computed_work's
-std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const Platform& platform)
+std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const Platform& platform,
+                                     bool& through_noise)
 {
+  through_noise = false;
   std::vector<double> n, work;
   std::set<int> counts;
   for (const MeasuredRun& r : runs) {
@@ -78,6 +81,10 @@ std::optional<Curve> fit_work_growth(const std::vector<MeasuredRun>& runs, const
   double base = choice.curve(*counts.begin());
   if (!(base > 0))
     return std::nullopt;
+  // a line through recorded work that goes up and down with n follows noise,
+  // not a trend: said with the prediction, whose band spans the work held at
+  // the largest count (prediction_band in src/qn/Study.cpp)
+  through_noise = goes_up_and_down(n, work);
   Curve growth = choice.curve;
   growth.a /= base;
   growth.b /= base;
@@ -116,7 +123,101 @@ double imbalance_wait_s(const MeasuredRun& r)
   return most - sum / static_cast<double>(r.rank_compute_s.size());
 }
 
+// The runs' slowest rank's compute time; -1 when a run does not list its ranks'
+double slowest_compute_s(const MeasuredRun& r)
+{
+  if (r.rank_compute_s.empty())
+    return -1;
+  double most = 0;
+  for (const auto& rank : r.rank_compute_s)
+    most = std::max(most, rank.second);
+  return most;
+}
+
+// What the runs say of Net_Constant beside the fit: the CPU side's scatter
+// (the model's CPU phase, the prediction with the network off, against the
+// replays' slowest rank's compute, one scale fitted in closed form, RMS of the
+// misses relative to the run time over k - 1) and the network's largest share
+// of a run at Net_Constant 1. Unset when a run lacks its ranks' compute times
+// or fewer than 3 runs leave no scatter to measure
+struct NetworkEvidence {
+  double cpu_scatter = 0, share_max = 0;
+};
+std::optional<NetworkEvidence> network_evidence(const QueueingModel& fitted, const std::vector<MeasuredRun>& runs,
+                                                const std::vector<HostCounts>& placements, const Platform& platform)
+{
+  if (runs.size() < 3)
+    return std::nullopt;
+  std::vector<double> cpu, slowest;
+  NetworkEvidence e;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    double m = slowest_compute_s(runs[i]);
+    if (!(m > 0) || !(runs[i].time_s > 0))
+      return std::nullopt;
+    QueueingModel off = fitted, at_one = fitted;
+    off.net_constant = 0;
+    at_one.net_constant = 1;
+    double c = predict_run_time(off, platform, placements[i]).time_s;
+    double one = predict_run_time(at_one, platform, placements[i]).time_s;
+    cpu.push_back(c / runs[i].time_s);
+    slowest.push_back(m / runs[i].time_s);
+    e.share_max = std::max(e.share_max, (one - c) / runs[i].time_s);
+  }
+  // the CPU phase is linear in W: the scale alpha minimising sum (alpha c_i - m_i)^2
+  double cc = 0, cm = 0;
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    cc += cpu[i] * cpu[i];
+    cm += cpu[i] * slowest[i];
+  }
+  if (!(cc > 0))
+    return std::nullopt;
+  double alpha = cm / cc, ss = 0;
+  for (std::size_t i = 0; i < cpu.size(); ++i)
+    ss += std::pow(alpha * cpu[i] - slowest[i], 2);
+  e.cpu_scatter = std::sqrt(ss / static_cast<double>(cpu.size() - 1));
+  return e;
+}
+
 } // namespace
+
+double network_share(const QueueingModel& model, const Platform& platform, const HostCounts& placement)
+{
+  double t = predict_run_time(model, platform, placement).time_s;
+  QueueingModel off = model;
+  off.net_constant = 0;
+  double cpu = predict_run_time(off, platform, placement).time_s;
+  return t > 0 ? std::clamp(1 - cpu / t, 0.0, 1.0) : 0.0;
+}
+
+bool net_constant_identified(double nc, double share_max, double cpu_scatter)
+{
+  return share_max * std::fabs(nc - 1) > 2 * cpu_scatter;
+}
+
+bool goes_up_and_down(const std::vector<double>& n, const std::vector<double>& y)
+{
+  // the mean at each count, in increasing n
+  std::map<double, std::pair<double, int>> at;
+  for (std::size_t i = 0; i < n.size() && i < y.size(); ++i) {
+    at[n[i]].first += y[i];
+    at[n[i]].second += 1;
+  }
+  int last_sign = 0;
+  double previous = 0;
+  bool first = true;
+  for (const auto& [count, sum] : at) {
+    double mean = sum.first / sum.second;
+    if (!first && mean != previous) {
+      int sign = mean > previous ? 1 : -1;
+      if (last_sign != 0 && sign != last_sign)
+        return true;
+      last_sign = sign;
+    }
+    previous = mean;
+    first = false;
+  }
+  return false;
+}
 
 HostCounts host_counts(const MeasuredRun& run, const Platform& platform)
 {
@@ -396,7 +497,12 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // the work the runs recorded may grow with n (HPL's polling for messages
   // is recorded as computation): W(n) = W g(n), g from the runs' compute times
   if (variant.work_growth)
-    model.work_growth = fit_work_growth(runs, platform);
+    model.work_growth = fit_work_growth(runs, platform, model.work_growth_through_noise);
+  for (const MeasuredRun& r : runs)
+    model.largest_training_procs = std::max(model.largest_training_procs, r.procs);
+  // likewise s(n) fitted through sends per process that go up and down (HPL's
+  // P x Q grid: 44, 1,109, 605 a rank at 2, 4, 8)
+  model.sends_through_noise = !n.empty() && model.sends.form != CurveForm::Constant && goes_up_and_down(n, s);
   // initial guesses: W from the computing share of each run; Net_Constant = 1
   std::vector<double> w0;
   for (const MeasuredRun& r : runs)
@@ -452,8 +558,47 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                               "some of them across hosts",
                               runs.size(), conditioning, fixed_network, fit.message, fit.jacobian_conditioning));
   }
+  // Net_Constant must be told from the CPU side's misses: with a network of a
+  // few percent of the training runs, 2-7% misses of the CPU form (recorded
+  // work that goes up and down, the slowest rank changing) are enough to
+  // double it (PENNANT, docs/models.md session 14), and it then multiplies a
+  // network that is half the run at 64 processes. The runs identify it when
+  // its effect on the most network-heavy one passes twice that scatter; when
+  // they do not, the fit says so, and with identify_network keeps it at 1
+  // (the platform's network model). The evidence is measured whatever the
+  // variant (also when the Jacobian kept it at 1): the band carries
+  // Net_Constant's uncertainty from it (model_band_terms)
+  std::optional<NetworkEvidence> evidence;
+  {
+    QueueingModel fitted = model;
+    fitted.work_flops = fit.parameters[0];
+    fitted.net_constant = fixed_network.empty() ? fit.parameters[1] : 1.0;
+    evidence = network_evidence(fitted, runs, placements, platform);
+    if (evidence && fixed_network.empty() &&
+        !net_constant_identified(fit.parameters[1], evidence->share_max, evidence->cpu_scatter)) {
+      double nc = fit.parameters[1];
+      bool kept = false;
+      if (variant.identify_network) {
+        FitResult alone = levenberg_marquardt(residuals, {work0});
+        if (std::isfinite(alone.cost) && alone.converged) {
+          fit = alone;
+          kept = true;
+        }
+      }
+      model.net_constant_identified = false;
+      model.warnings.push_back(fmt::format(
+          "the runs do not identify Net_Constant: the network is at most {:.1f}% of a training run (at "
+          "Net_Constant 1), and the fitted {:.3g} moves that run by {:.1f}%, within twice the CPU side's scatter "
+          "({:.1f}%: the model's CPU phase against the replays' slowest rank); {}the band carries its uncertainty "
+          "times the network's share of each prediction",
+          100 * evidence->share_max, nc, 100 * evidence->share_max * std::fabs(nc - 1), 100 * evidence->cpu_scatter,
+          kept ? "Net_Constant stays 1 (the platform's network model) and " : ""));
+    }
+  }
   model.work_flops = fit.parameters[0];
-  model.net_constant = fixed_network.empty() ? fit.parameters[1] : 1.0;
+  model.net_constant = fixed_network.empty() && fit.parameters.size() > 1 ? fit.parameters[1] : 1.0;
+  if (!fixed_network.empty())
+    model.net_constant_identified = false;
   model.residuals = fit.residuals;
   model.iterations = fit.iterations;
   model.fit_message = fit.message;
@@ -462,6 +607,14 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   if (fit.standard_errors.size() == constants) {
     model.work_relative_se = fit.standard_errors[0];
     model.net_constant_relative_se = constants > 1 ? fit.standard_errors[1] : 0.0;
+  }
+  if (evidence) {
+    model.cpu_scatter = evidence->cpu_scatter;
+    model.training_network_share = evidence->share_max;
+    double from_cpu = evidence->share_max > 0 ? evidence->cpu_scatter / (evidence->share_max * model.net_constant)
+                                              : 1.0;
+    model.net_constant_uncertainty =
+        std::min(1.0, std::sqrt(std::pow(model.net_constant_relative_se, 2) + from_cpu * from_cpu));
   }
   if (!fixed_network.empty())
     model.warnings.push_back(fmt::format("the runs cannot identify Net_Constant ({}): only W is fitted, Net_Constant "
@@ -472,6 +625,16 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     model.warnings.push_back(fmt::format("{} runs for {} constant{}: the fit is exact by construction, so it says "
                                          "nothing about whether the model suits this code; measure more runs",
                                          runs.size(), constants, constants == 1 ? "" : "s"));
+  if (model.work_growth && model.work_growth_through_noise)
+    model.warnings.push_back(fmt::format(
+        "the work the runs recorded goes up and down with the process count, and W(n) = W x ({}) is a line through "
+        "it: past {} processes the band spans the work held at its value there",
+        model.work_growth->describe(), model.largest_training_procs));
+  if (model.sends_through_noise)
+    model.warnings.push_back(fmt::format(
+        "the runs' sends per process go up and down with the process count, and s(n) = {} is a line through them: "
+        "past {} processes the band spans s(n) held at its value there",
+        model.sends.describe(), model.largest_training_procs));
   nlohmann::json sources = nlohmann::json::array();
   for (const MeasuredRun& r : runs)
     sources.push_back({{"source", r.source}, {"procs", r.procs}, {"time_s", r.time_s}});

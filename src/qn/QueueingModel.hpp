@@ -108,6 +108,22 @@ struct QueueingModel {
   int degrees_of_freedom = 0;         ///< training runs minus the two constants
   double work_relative_se = 0;        ///< standard error of W over W; 0 when not estimable
   double net_constant_relative_se = 0; ///< likewise for Net_Constant
+  /// whether the training runs identify Net_Constant (identify_net_constant); else it stays 1
+  bool net_constant_identified = true;
+  /// the CPU side's scatter: the model's CPU phase against the replays' slowest rank's compute, relative to the
+  /// run time (RMS, one scale fitted); -1 when the runs do not list their ranks' compute times
+  double cpu_scatter = -1;
+  /// the largest share of a training run's time the network takes at Net_Constant 1; -1 when not measured
+  double training_network_share = -1;
+  /// Net_Constant's relative uncertainty, its standard error and the CPU side's scatter read as network on the
+  /// most network-heavy training run; the band carries it times the network's share of a prediction (-1: the
+  /// standard error alone)
+  double net_constant_uncertainty = -1;
+  /// the largest training count, and the inputs fitted by a non-constant form through training points that go
+  /// up and down with n (a line through noise): past that count the band spans the input held at its value there
+  int largest_training_procs = 0;
+  bool work_growth_through_noise = false;
+  bool sends_through_noise = false;
   std::vector<std::string> warnings;  ///< what the fit cannot vouch for
   Reliability reliability;            ///< validation on held-out runs
   /// Where the model came from: generator, platform, training runs.
@@ -189,13 +205,27 @@ struct ModelVariant {
   /// a node's processes as one customer in lockstep, its CPU phase the slowest
   /// rank's (needs node_classes; else each process a customer, as the paper)
   bool lockstep = true;
+  /// Net_Constant kept at 1 unless the training runs identify it (net_constant_identified); off by default:
+  /// session 14's held-out criterion rejected it (docs/models.md)
+  bool identify_network = false;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
   static ModelVariant paper()
   {
-    return {false, false, false, false, false, false, false, false, false, false, false};
+    return {false, false, false, false, false, false, false, false, false, false, false, false};
   }
 };
+
+/// The share of the predicted time of a placement that the network takes (transfers and latencies): 1 - the
+/// prediction with Net_Constant 0 over the prediction.
+double network_share(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
+
+/// Whether runs identify Net_Constant: its whole effect on the most network-heavy run, share_max |nc - 1|,
+/// exceeds twice the CPU side's scatter (a CPU form that misses by that much would be read as network).
+bool net_constant_identified(double nc, double share_max, double cpu_scatter);
+
+/// Whether points (in increasing n) go up and down: consecutive differences change sign.
+bool goes_up_and_down(const std::vector<double>& n, const std::vector<double>& y);
 
 /// Fits a model to runs measured on `platform`. Throws Error when there are
 /// fewer runs than the two constants, when the runs cannot tell the two

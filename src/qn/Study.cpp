@@ -444,4 +444,71 @@ std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, d
   return "";
 }
 
+BandTerms model_band_terms(const QueueingModel& model, const Platform& platform, const HostCounts& placement)
+{
+  BandTerms b;
+  int n = 0;
+  for (const auto& [host, count] : placement)
+    n += count;
+  double t = predict_run_time(model, platform, placement).time_s;
+  if (!(t > 0))
+    return b;
+  // a Net_Constant fitted on runs where the network is a few percent, or
+  // kept at 1 because they cannot tell, moves a prediction in proportion to
+  // the network's share of it there (its leverage)
+  b.net_constant_uncertainty =
+      model.net_constant_uncertainty >= 0 ? model.net_constant_uncertainty : model.net_constant_relative_se;
+  b.network_share = network_share(model, platform, placement);
+  b.network = b.network_share * b.net_constant_uncertainty;
+  // an input fitted by a line through points that go up and down: held at
+  // its value at the largest count, the form cannot outgrow the runs, and
+  // nothing in them tells the two apart
+  if (n > model.largest_training_procs && model.largest_training_procs > 0 &&
+      (model.work_growth_through_noise || model.sends_through_noise)) {
+    QueueingModel held = model;
+    double last = model.largest_training_procs;
+    if (model.work_growth_through_noise && model.work_growth)
+      held.work_growth = Curve{CurveForm::Constant, (*model.work_growth)(last), 0};
+    if (model.sends_through_noise)
+      held.sends = Curve{CurveForm::Constant, model.sends(last), 0};
+    b.held = std::fabs(predict_run_time(held, platform, placement).time_s - t) / t;
+  }
+  return b;
+}
+
+double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                       bool amdahl, int procs)
+{
+  double band = prediction_band(model.reliability, amdahl, procs);
+  if (amdahl || band < 0)
+    return band;
+  BandTerms terms = model_band_terms(model, platform, placement);
+  return std::max({band, terms.network, terms.held});
+}
+
+std::string prediction_warning(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                               bool amdahl, int procs, double queueing_s, double amdahl_s)
+{
+  std::string why = prediction_warning(model.reliability, amdahl, procs, queueing_s, amdahl_s);
+  if (!why.empty() || amdahl || prediction_band(model.reliability, amdahl, procs) < 0)
+    return why;
+  BandTerms terms = model_band_terms(model, platform, placement);
+  if (terms.network > kWarnedBand && terms.network >= terms.held)
+    return fmt::format("at {} processes the network is {:.0f}% of the predicted time and Net_Constant is uncertain by "
+                       "{:.0f}% (the training runs' network is at most {:.0f}% of a run): this prediction may be off "
+                       "by {:.0f}%",
+                       procs, 100 * terms.network_share, 100 * terms.net_constant_uncertainty,
+                       100 * std::max(0.0, model.training_network_share), 100 * terms.network);
+  if (terms.held > kWarnedBand)
+    return fmt::format("at {} processes the prediction changes by {:.0f}% when the {} fitted through training points "
+                       "that go up and down is held at its value at {} processes: this prediction may be off by that "
+                       "much",
+                       procs, 100 * terms.held,
+                       model.work_growth_through_noise && model.sends_through_noise ? "work and s(n)"
+                       : model.work_growth_through_noise                            ? "work"
+                                                                                    : "s(n)",
+                       model.largest_training_procs);
+  return "";
+}
+
 } // namespace perfcast

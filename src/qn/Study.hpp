@@ -107,6 +107,24 @@ double prediction_band(const Reliability& rel, bool amdahl, int procs);
 /// extrapolation holds, so the recommended one may be that far off).
 std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, double queueing_s, double amdahl_s);
 
+/// The queueing model's own terms of a prediction's band at a placement: Net_Constant's relative uncertainty
+/// times the network's share of the predicted time (`network`), and past the largest training count the
+/// relative change of the prediction when the inputs fitted through points that go up and down are held at
+/// their values there (`held`).
+struct BandTerms {
+  double network = 0, held = 0;
+  double network_share = 0, net_constant_uncertainty = 0;
+};
+BandTerms model_band_terms(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
+
+/// prediction_band, and for the queueing model at least its own terms (model_band_terms).
+double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                       bool amdahl, int procs);
+
+/// prediction_warning, and also when the queueing model's own terms pass kWarnedBand.
+std::string prediction_warning(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
+                               bool amdahl, int procs, double queueing_s, double amdahl_s);
+
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);
 
