@@ -198,6 +198,9 @@ python3 - "$out" <<'PY'
 import csv, json, os, sys
 out = sys.argv[1]
 rows = []
+def rule(t):  # the rule that carried the phases to the run, or the rules averaged (since session 14)
+    a = t.get("averaged") or []
+    return "mean of " + " + ".join(a) if len(a) > 1 else t["rule"]
 for code in ("hpcc", "minife", "minimd", "comd"):
     f = os.path.join(out, code, "predict.json")
     if not os.path.exists(f):
@@ -214,7 +217,7 @@ for code in ("hpcc", "minife", "minimd", "comd"):
                      "" if p["kernel_error"] is None else f"{100 * p['kernel_error']:.1f}",
                      f"{100 * p['own_fit_error']:.1f}", dim] + paper_cols(paper.get(p["name"])))
     jp = j.get("paper", {})
-    rows.append([code, "(whole run)", "", j["total"]["rule"], small, j["size"], f"{j['predicted_s']:.4g}", f"{j['measured_s']:.4g}",
+    rows.append([code, "(whole run)", "", rule(j["total"]), small, j["size"], f"{j['predicted_s']:.4g}", f"{j['measured_s']:.4g}",
                  f"{100 * j['error']:.1f}", "", "", dim] +
                 (["", f"{jp['predicted_s']:.4g}", f"{100 * jp['error']:.1f}"] if "predicted_s" in jp else ["", "", ""]))
 stab = []
@@ -224,7 +227,7 @@ for code in ("hpcc", "minife", "minimd", "comd"):
         j = json.load(open(os.path.join(out, code, f"predict-run-{k}.json")))
         for p in j["phases"]:
             stab.append([code, k, p["name"], p["kernel"] or "", p["method"], f"{p['predicted_s']:.4g}", f"{100 * p['error']:.1f}"])
-        stab.append([code, k, "(whole run)", "", j["total"]["rule"], f"{j['predicted_s']:.4g}", f"{100 * j['error']:.1f}"])
+        stab.append([code, k, "(whole run)", "", rule(j["total"]), f"{j['predicted_s']:.4g}", f"{100 * j['error']:.1f}"])
         k += 1
     f = os.path.join(out, code, "small", "phases.json")
     if os.path.exists(f):
