@@ -336,3 +336,29 @@ TEST(PhasesCli, DisagreeingRepeatsAreRunAgainAndNeverJudgeConvergence) {
   EXPECT_FALSE(capped["sizes"][0]["settled"].get<bool>()) << capped["sizes"][0].dump();
   EXPECT_EQ(capped["converged_at"], 440);
 }
+
+// hpcc in session 14 (a regression): when no set of at most --max-phases
+// functions holds the threshold, the run stops with an error naming the
+// size, the best set and its share and what would help, and keeps the
+// profile; it never answers with libc's frame above main. phases_app's
+// cubic and square phases hold about 50% each at 200 (cubic n / (n + 200)),
+// so one function cannot hold 95%.
+TEST(PhasesCli, NoPhaseSetReachingTheThresholdIsAClearErrorNotTheFrameAboveMain) {
+  test::TempDir dir;
+  const std::string out = dir.path() + "/runs";
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --max-sizes 3 --repeat 1 --hz 10000 "
+                                          "--threshold 0.95 --max-phases 1 -- {} {{size}}",
+                                          out, PERFCAST_PHASES_APP));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find(fmt::format("size 200 ({}/size-200): no set of at most 1 functions", out)),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("holds 95% of the run: the best holds "), std::string::npos) << r.output;
+  EXPECT_TRUE(r.output.find("(cubic ") != std::string::npos || r.output.find("(square ") != std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("--max-phases 2 would reach it"), std::string::npos) << r.output; // cubic + square
+  EXPECT_EQ(r.output.find("__libc_start"), std::string::npos) << r.output;
+  const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
+  ASSERT_EQ(log["sizes"].size(), 1u);
+  EXPECT_EQ(log["converged_at"], 0);
+}

@@ -347,7 +347,13 @@ PhaseRunLog run_small_runs(const std::string& dir, const PhaseRunOptions& option
                                                 "tolerance",
                                                 previous_settled ? options.ladder.at(i) : options.ladder.at(i - 1)));
     }
-    previous = find_phases(m.names, m.stacks, options.rule);
+    try {
+      previous = find_phases(m.names, m.stacks, options.rule);
+    } catch (const Error& e) {
+      write_log(dir, log);
+      throw Error(fmt::format("size {:g} ({}/size-{:g}): {} (the profiles are kept in {})",
+                              options.ladder.at(i), dir, options.ladder.at(i), e.what(), dir));
+    }
     have_previous = true;
     previous_settled = this_settled;
   }
