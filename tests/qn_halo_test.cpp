@@ -172,6 +172,39 @@ TEST(QnHalo, AllToAllChainsAndTwoDimensionalGridsAreTold)
   EXPECT_FALSE(find_halo_exchange({cartesian_run(8, false)}).has_value());
 }
 
+TEST(QnHalo, SetupTrafficLeavesTheHaloFoundAndAFarExchangeDoesNot)
+{
+  // a face halo on 2x1x1, 2x2x1, 2x2x2 whose rank 0 also sends rank 7 (its
+  // far corner) one 16-byte message at 8: setup traffic (1 <= 50 / 10), the
+  // same exchange as without it
+  std::vector<MeasuredRun> clean{cartesian_run(2, false), cartesian_run(4, false), cartesian_run(8, false)};
+  auto want = find_halo_exchange(clean);
+  ASSERT_TRUE(want.has_value());
+  std::vector<MeasuredRun> runs = clean;
+  auto add = [](MeasuredRun& r, int from, int to, double messages, double bytes) {
+    double all = r.sends_per_process * r.procs, all_bytes = all * r.message_bytes;
+    r.partners[static_cast<std::size_t>(from)].push_back({to, messages, bytes});
+    r.sends_per_process = (all + messages) / r.procs;
+    r.message_bytes = (all_bytes + bytes) / (all + messages);
+  };
+  add(runs[2], 0, 7, 1, 16);
+  auto halo = find_halo_exchange(runs);
+  ASSERT_TRUE(halo.has_value());
+  EXPECT_EQ(halo->dimensions, want->dimensions);
+  EXPECT_EQ(halo->diagonals, want->diagonals);
+  EXPECT_EQ(halo->periodic, want->periodic);
+  EXPECT_NEAR(halo->messages_per_pair, kPairMessages, 1e-9);
+  EXPECT_NEAR(halo->bytes, want->bytes, 1e-9 * want->bytes);
+  EXPECT_NEAR(halo->exponent, want->exponent, 1e-12);
+  // the grid's share of the run leaves the message out
+  EXPECT_NEAR(measured_grid_traffic(runs[2]).messages, measured_grid_traffic(clean[2]).messages, 1e-9);
+  // as many messages as a face's, both ways: a far exchange, no face halo
+  runs = clean;
+  add(runs[2], 0, 7, kPairMessages, kPairMessages * 16);
+  add(runs[2], 7, 0, kPairMessages, kPairMessages * 16);
+  EXPECT_FALSE(find_halo_exchange(runs).has_value());
+}
+
 TEST(QnHalo, PeriodicRingIsFoundAndCountsACutPlanePerRank)
 {
   // a ring of 2, 4, 8 ranks: every rank sends kPairMessages across each of

@@ -7,6 +7,7 @@
 #include "qn/TrafficStructure.hpp"
 #include "TestUtil.hpp"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -19,13 +20,13 @@ namespace {
 // 2 (N / px) face, every sweep.
 constexpr double kN = 1200, kHalo = 2, kSweeps = 10;
 
-MeasuredRun stencil_run(int n, double extra_messages = 0)
+MeasuredRun stencil_run(int n, double extra_messages = 0, bool unit_stride_on_smaller = true)
 {
   MeasuredRun r;
   r.procs = n;
   r.placement = {{"e5620-0", n}};
   r.time_s = 1, r.mpi_s = 0.1;
-  auto [px, py] = grid_dims(n, true);
+  auto [px, py] = grid_dims(n, unit_stride_on_smaller);
   r.partners.resize(static_cast<std::size_t>(n));
   double messages = 0, bytes = 0;
   for (int rank = 0; rank < n; ++rank) {
@@ -124,6 +125,102 @@ TEST(QnStructure, ChainsRingsAndIncompleteGridsAreNoGrid)
   EXPECT_FALSE(find_grid_exchange(runs).has_value());
   // runs of 1 and 2 only never show a 2-D grid
   EXPECT_FALSE(find_grid_exchange({stencil_run(2), stencil_run(2)}).has_value());
+}
+
+namespace {
+
+// Adds `messages` messages of `bytes` bytes in all from rank `from` to `to` beside the run's other traffic.
+void add_pair(MeasuredRun& r, int from, int to, double messages, double bytes)
+{
+  double all = r.sends_per_process * r.procs, all_bytes = all * r.message_bytes;
+  r.partners[static_cast<std::size_t>(from)].push_back({to, messages, bytes});
+  r.sends_per_process = (all + messages) / r.procs;
+  r.message_bytes = (all_bytes + bytes) / (all + messages);
+}
+
+} // namespace
+
+TEST(QnStructure, SetupLimitIsATenthOfTheMedianPairsMessages)
+{
+  // 2x4 at 8: 20 ordered neighbour pairs of 10 messages; a one-off pair beside them
+  MeasuredRun r = stencil_run(8);
+  EXPECT_NEAR(setup_messages_limit(r), 1.0, 1e-12);
+  add_pair(r, 0, 7, 1, 16);
+  EXPECT_NEAR(setup_messages_limit(r), 1.0, 1e-12);
+  EXPECT_TRUE(is_setup_pair(1, setup_messages_limit(r)));
+  EXPECT_FALSE(is_setup_pair(2, setup_messages_limit(r)));
+  EXPECT_FALSE(is_setup_pair(0, setup_messages_limit(r)));
+  // the grid's share of the run leaves the one-off message with the rest: 200 messages, not 201
+  GridTraffic on_grid = measured_grid_traffic(r);
+  EXPECT_NEAR(on_grid.messages, kSweeps * 20, 1e-9);
+  EXPECT_NEAR(on_grid.bytes, measured_grid_traffic(stencil_run(8)).bytes, 1e-9);
+  EXPECT_EQ(setup_messages_limit(MeasuredRun{}), 0);
+}
+
+TEST(QnStructure, OneSetupMessageOffTheGridLeavesTheGridFound)
+{
+  // minisweep's 8-process run (issue 13): a 4x2 grid (unit stride on the
+  // larger side) whose rank 0 also sends rank 7 one 16-byte message, off
+  // the grid; the pairs on it carry 10 messages each
+  std::vector<MeasuredRun> clean{stencil_run(2, 0, false), stencil_run(4, 0, false), stencil_run(8, 0, false)};
+  std::vector<MeasuredRun> runs = clean;
+  add_pair(runs[2], 0, 7, 1, 16);
+  auto want = find_grid_exchange(clean);
+  ASSERT_TRUE(want.has_value());
+  EXPECT_FALSE(want->unit_stride_on_smaller);
+  auto g = find_grid_exchange(runs);
+  ASSERT_TRUE(g.has_value());
+  EXPECT_FALSE(g->unit_stride_on_smaller);
+  // the same exchange as without the message: 10 messages a pair, faces N / p of the other side
+  EXPECT_EQ(g->messages_x, want->messages_x);
+  EXPECT_EQ(g->messages_y, want->messages_y);
+  EXPECT_NEAR(g->messages_x, kSweeps, 1e-9);
+  EXPECT_NEAR(g->bytes_x, want->bytes_x, 1e-9 * want->bytes_x);
+  EXPECT_NEAR(g->exponent_x, 1, 1e-9);
+  // at 64 (8x8): 14 cut lines, 224 ordered pairs
+  const double per_line = 2 * kSweeps * kHalo * 8 * kN;
+  GridTraffic t = grid_traffic(*g, 64);
+  EXPECT_NEAR(t.bytes, 14 * per_line, 1e-6 * per_line);
+  EXPECT_NEAR(t.messages, kSweeps * 224, 1e-9);
+  // the model: beside an allreduce in every run (3 messages a rank, as
+  // minisweep's collectives), the message is fitted with the rest beside the
+  // grid; alone beside the grid (in one run of three) it is left out, and the
+  // grid carries every message
+  Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
+  std::vector<MeasuredRun> with_allreduce{stencil_run(2, 3, false), stencil_run(4, 3, false), stencil_run(8, 3, false)};
+  add_pair(with_allreduce[2], 0, 7, 1, 16);
+  for (auto* set : {&runs, &with_allreduce})
+    for (MeasuredRun& r : *set)
+      r.placement = {{"e5620-0", r.procs / 2}, {"e5620-1", r.procs / 2}}, r.time_s = 1 + 0.1 * r.procs;
+  QueueingModel m = fit_queueing_model(with_allreduce, p);
+  ASSERT_TRUE(m.grid.has_value());
+  ASSERT_TRUE(m.run_bytes.has_value());
+  EXPECT_GT(m.sends(8), 3); // 3 + 1/8 measured
+  EXPECT_GT((*m.run_bytes)(8), 8 * 3 * 8.0);
+  QueueingModel alone = fit_queueing_model(runs, p);
+  ASSERT_TRUE(alone.grid.has_value());
+  EXPECT_EQ(alone.sends(8), 0);
+}
+
+TEST(QnStructure, AFarExchangeIsNoSetupTraffic)
+{
+  // rank 0 and rank 7 exchange as often as the grid's pairs (10 messages), or
+  // half as often (5 > a tenth of 10): a real far exchange, no grid
+  for (double messages : {kSweeps, kSweeps / 2}) {
+    std::vector<MeasuredRun> runs{stencil_run(2, 0, false), stencil_run(4, 0, false), stencil_run(8, 0, false)};
+    add_pair(runs[2], 0, 7, messages, messages * 16);
+    add_pair(runs[2], 7, 0, messages, messages * 16);
+    EXPECT_FALSE(find_grid_exchange(runs).has_value()) << messages;
+  }
+  // one-off pairs that outnumber the grid's (every rank to every other once
+  // more) set the median: none is setup, the grid is not claimed
+  std::vector<MeasuredRun> runs{stencil_run(2, 0, false), stencil_run(4, 0, false), stencil_run(8, 0, false)};
+  auto [px, py] = grid_dims(8, false);
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b)
+      if (std::abs(a % px - b % px) + std::abs(a / px - b / px) > 1)
+        add_pair(runs[2], a, b, 1, 16);
+  EXPECT_FALSE(find_grid_exchange(runs).has_value());
 }
 
 TEST(QnStructure, SmpiFactorsApplyPerMessageSize)

@@ -108,10 +108,16 @@ std::optional<RunPartners> read_partners(const MeasuredRun& r)
   x.partner_bytes.resize(static_cast<std::size_t>(r.procs));
   x.partner_messages.resize(static_cast<std::size_t>(r.procs));
   x.self_messages.assign(static_cast<std::size_t>(r.procs), 0.0);
+  // setup traffic (a one-off pair, TrafficStructure's setup_messages_limit)
+  // is no part of the exchange: it stays with the traffic beside it
+  double setup = setup_messages_limit(r);
+  auto exchanged = [&](const PartnerTraffic& p, int rank) {
+    return p.messages > 0 && (p.to == rank || !is_setup_pair(p.messages, setup));
+  };
   for (int rank = 0; rank < r.procs; ++rank) {
     auto at = static_cast<std::size_t>(rank);
     for (const PartnerTraffic& p : r.partners[at]) {
-      if (!(p.messages > 0))
+      if (!exchanged(p, rank))
         continue;
       if (p.to == rank) { // a message to itself crosses no boundary (a periodic side of 1 wraps onto it)
         x.self_messages[at] += p.messages;
@@ -127,7 +133,7 @@ std::optional<RunPartners> read_partners(const MeasuredRun& r)
   for (int rank = 0; rank < r.procs; ++rank) {
     auto at = static_cast<std::size_t>(rank);
     for (const PartnerTraffic& p : r.partners[at])
-      if (p.messages > 0 && p.to != rank)
+      if (exchanged(p, rank) && p.to != rank)
         x.partner_bytes[at].push_back(p.bytes);
     std::sort(x.partner_bytes[at].rbegin(), x.partner_bytes[at].rend());
     std::sort(x.partner_messages[at].rbegin(), x.partner_messages[at].rend());

@@ -48,7 +48,9 @@ double mean_neighbours(const std::vector<int>& dims, bool diagonals);
 GridTraffic halo_traffic(const HaloExchange& halo, int n);
 
 /// The exchange the partner lists of the runs show, when every run with two
-/// or more processes lists its partners, the partners are mutual, every pair
+/// or more processes lists its partners (setup traffic aside: a pair of at
+/// most a tenth of the median pair's messages, setup_messages_limit), the
+/// partners are mutual, every pair
 /// exchanges as many messages (within 5%), and each run's mean and largest
 /// neighbour counts are a d-dimensional grid's (faces, or faces, edges and
 /// corners) for one d and kind at every count; the lowest d that fits all

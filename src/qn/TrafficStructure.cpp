@@ -33,11 +33,29 @@ GridTraffic grid_traffic(const GridExchange& g, int n)
   return {mx + my, mx * size_x + my * size_y};
 }
 
+double setup_messages_limit(const MeasuredRun& run)
+{
+  std::vector<double> pairs;
+  for (std::size_t rank = 0; rank < run.partners.size(); ++rank)
+    for (const PartnerTraffic& p : run.partners[rank])
+      if (p.messages > 0 && static_cast<std::size_t>(p.to) != rank)
+        pairs.push_back(p.messages);
+  if (pairs.empty())
+    return 0;
+  std::sort(pairs.begin(), pairs.end());
+  std::size_t half = pairs.size() / 2;
+  double median = pairs.size() % 2 == 1 ? pairs[half] : (pairs[half - 1] + pairs[half]) / 2;
+  return median / 10;
+}
+
 GridTraffic measured_grid_traffic(const MeasuredRun& run)
 {
   GridTraffic t;
-  for (const auto& list : run.partners)
-    for (const PartnerTraffic& p : list) {
+  double setup = setup_messages_limit(run);
+  for (std::size_t rank = 0; rank < run.partners.size(); ++rank)
+    for (const PartnerTraffic& p : run.partners[rank]) {
+      if (static_cast<std::size_t>(p.to) != rank && is_setup_pair(p.messages, setup))
+        continue;
       t.messages += p.messages;
       t.bytes += p.bytes;
     }
@@ -53,17 +71,19 @@ struct Directions {
 };
 
 // The run's traffic split by grid direction; nothing when a rank sends off
-// the grid or leaves a grid neighbour without a message.
+// the grid or leaves a grid neighbour without a message. Setup traffic
+// (setup_messages_limit) is no part of the exchange, on the grid or off it.
 std::optional<Directions> split_on_grid(const MeasuredRun& run, bool unit_stride_on_smaller)
 {
   Directions d;
   std::tie(d.px, d.py) = grid_dims(run.procs, unit_stride_on_smaller);
+  double setup = setup_messages_limit(run);
   for (int r = 0; r < run.procs; ++r) {
     int x = r % d.px, y = r / d.px;
     int expected = (x > 0) + (x < d.px - 1) + (y > 0) + (y < d.py - 1);
     int seen = 0;
     for (const PartnerTraffic& p : run.partners[static_cast<std::size_t>(r)]) {
-      if (!(p.messages > 0))
+      if (!(p.messages > 0) || (p.to != r && is_setup_pair(p.messages, setup)))
         continue;
       int dx = p.to % d.px - x, dy = p.to / d.px - y;
       if (std::abs(dx) + std::abs(dy) != 1)

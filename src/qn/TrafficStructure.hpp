@@ -40,11 +40,28 @@ GridTraffic grid_traffic(const GridExchange& grid, int n);
 
 /// The exchange the runs' partner lists show, when every run with two or more
 /// processes lists its partners, each rank sends only to its grid neighbours
-/// and to all of them, and some run has a grid of two or more on both sides;
-/// nothing otherwise.
+/// (setup traffic aside) and to all of them, and some run has a grid of two
+/// or more on both sides; nothing otherwise.
 std::optional<GridExchange> find_grid_exchange(const std::vector<MeasuredRun>& runs);
 
-/// The traffic of one run that the exchange carried (its partners on the grid).
+/// Setup traffic of one run: the largest message count a pair (a rank and
+/// another rank) may carry and still be a one-off, not part of an exchange
+/// the code repeats. A repeated exchange sends once per iteration, as the
+/// run's median pair does (the unweighted median over the ordered pairs
+/// with messages, those to the rank itself aside); a pair with at most a
+/// tenth of the median's messages is setup (minisweep's 8-process run: one
+/// 16-byte message from rank 0 beside pairs of 33). So a pair with as many
+/// messages as the exchange's is never setup, and when one-off pairs are
+/// the majority the median is theirs and nothing is setup (the detectors
+/// then see every pair, as before). 0 when the run lists no partners.
+double setup_messages_limit(const MeasuredRun& run);
+
+/// Whether a pair of `messages` is setup traffic under that limit.
+inline bool is_setup_pair(double messages, double limit) { return messages > 0 && messages <= limit; }
+
+/// The traffic of one run that the exchange carried (its partners on the
+/// grid): every listed pair except setup traffic, which stays with the rest
+/// of the run's traffic (the s(n) and B(n) curves beside the grid).
 GridTraffic measured_grid_traffic(const MeasuredRun& run);
 
 /// One class of the size mix: its size relative to the run's mean message, and its share of the messages.
