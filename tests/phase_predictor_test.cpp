@@ -165,3 +165,70 @@ TEST(PhasePredictor, AKernelAndAnOwnFitTheSpreadCannotSeparateAreAveraged) {
   for (SizeRun& r : runs) r.spread = -1;
   EXPECT_NE(predict_run(runs, {"A"}, kernels(), 144).phases[0].method, "combined");
 }
+
+// Session 14's miniMD at size 23 (a regression): three repeats whose phase
+// took 1.375, 1.405 and 1.315 s while the runs took 1.89, 1.90 and 1.95 s.
+// The run's median is the second run (1.90 s), which holds the phase's
+// largest time; the phase's own median is 1.375 s. Spreads: the run's
+// (1.95 - 1.89) / 1.89 = 3.17%, the phase's (1.405 - 1.315) / 1.315 = 6.84%.
+TEST(PhasePredictor, EachPhaseStandsAtItsOwnMedianOverTheRepeatsWithItsOwnSpread) {
+  const SizeRun r = size_run_from_repeats(
+      23, {{1.89, {{"force", 1.375}}}, {1.90, {{"force", 1.405}}}, {1.95, {{"force", 1.315}}}}, {"force"});
+  EXPECT_DOUBLE_EQ(r.total_seconds, 1.90);
+  EXPECT_NEAR(r.spread, 0.06 / 1.89, 1e-12);
+  EXPECT_DOUBLE_EQ(r.phase_seconds.at("force"), 1.375);
+  EXPECT_NEAR(r.phase_spread.at("force"), 0.09 / 1.315, 1e-12);
+  // An even count: the mean of the middle two, as the run's median (median_runs).
+  const SizeRun even = size_run_from_repeats(
+      23, {{2.0, {{"force", 1.0}}}, {2.2, {{"force", 1.3}}}, {2.1, {{"force", 1.1}}}, {2.4, {{"force", 1.2}}}},
+      {"force"});
+  EXPECT_DOUBLE_EQ(even.total_seconds, 2.15);
+  EXPECT_DOUBLE_EQ(even.phase_seconds.at("force"), 1.15);
+  EXPECT_NEAR(even.phase_spread.at("force"), 0.3, 1e-12);
+  // One run: no spread recorded.
+  EXPECT_TRUE(size_run_from_repeats(23, {{2.0, {{"force", 1.0}}}}, {"force"}).phase_spread.empty());
+}
+
+// Three repeats at each of 20, 23, 26, 29 of a phase 1e-4 n^3 (times 1, 1.04
+// and 0.96) in runs of 1e-4 n^3 + 1 s (times 1, 1.01 and 0.99, ordered so
+// that the run's median run holds the phase at 1.04 at 23 and at 0.96 at 26).
+// The phase's medians lie on 1e-4 n^3 exactly: its own fit is n^3 and
+// predicts 1e-4 * 58^3 = 19.5112 s at 58; its own spread is 0.08 / 0.96 =
+// 8.33% at every size, the run's 0.02 / 0.99 = 2.02%. Through the median
+// runs by total (session 13's points) the series is 0.8, 1.04 * 1.2167,
+// 0.96 * 1.7576, 2.4389: bent, and its answer at 58 is not 19.51 s.
+TEST(PhasePredictor, ThePhasesOwnMediansKeepAPhaseOnItsCurveWhereTheMedianRunsBendIt) {
+  const auto phase = [](double n) { return 1e-4 * n * n * n; };
+  struct Order { double p[3], t[3]; }; // phase and run factors of the three repeats
+  const Order plain{{1, 1.04, 0.96}, {1, 1.01, 0.99}};
+  const std::vector<std::pair<double, Order>> sizes = {
+      {20, plain}, {23, {{1, 1.04, 0.96}, {1.01, 1, 0.99}}}, {26, {{1, 1.04, 0.96}, {0.99, 1.01, 1}}}, {29, plain}};
+  std::vector<SizeRun> own, by_total;
+  for (const auto& [n, o] : sizes) {
+    std::vector<RepeatTimes> repeats;
+    int median_run = 0;
+    for (int k = 0; k < 3; ++k) {
+      repeats.push_back({(phase(n) + 1) * o.t[k], {{"force", phase(n) * o.p[k]}}});
+      if (o.t[k] == 1) median_run = k;
+    }
+    own.push_back(size_run_from_repeats(n, repeats, {"force"}));
+    SizeRun old = own.back();
+    old.phase_seconds["force"] = repeats[median_run].phase_seconds["force"];
+    old.phase_spread.clear();
+    by_total.push_back(old);
+  }
+  const std::vector<KernelModel> none_fits = {power_kernel("linear", 1e-3, 1)};
+  const RunForecast f = predict_run(own, {"force"}, none_fits, 58);
+  ASSERT_EQ(f.phases.size(), 1u);
+  const PhaseForecast& p = f.phases[0];
+  EXPECT_NEAR(p.spread, 0.08 / 0.96, 1e-12);
+  EXPECT_NEAR(f.spread, 0.02 / 0.99, 1e-12);
+  EXPECT_EQ(p.method, "own-fit") << p.why;
+  EXPECT_EQ(p.own_fit.form(), "n^3") << p.own_fit_why;
+  EXPECT_NEAR(p.predicted_s, phase(58), 1e-6 * phase(58));
+  // The median runs by total, as before: another answer, more than 5% off.
+  const RunForecast old = predict_run(by_total, {"force"}, none_fits, 58);
+  EXPECT_GT(std::abs(old.phases[0].predicted_s / phase(58) - 1), 0.05) << old.phases[0].own_fit.describe();
+  // best-score (session 13's rule) does not read the phase's spread.
+  EXPECT_DOUBLE_EQ(predict_run(own, {"force"}, none_fits, 58, {}, {}, Choice::best_score).phases[0].spread, 0);
+}

@@ -29,7 +29,24 @@ struct SizeRun {
   double total_seconds = 0;
   std::map<std::string, double> phase_seconds;
   double spread = -1; ///< (largest - smallest) / smallest of the size's repeated runs; -1 when not repeated
+  /// Each phase's own spread over the size's repeats, the same way from its
+  /// seconds (absent when not recorded: the run's spread stands for it).
+  std::map<std::string, double> phase_spread;
 };
+
+/// One repeated run of a small size: seconds per rank of the run and of each phase.
+struct RepeatTimes {
+  double total_seconds = 0;
+  std::map<std::string, double> phase_seconds;
+};
+
+/// A small size from its repeated runs: the run's time and each phase's at
+/// its own median over the repeats (the mean of the middle two for an even
+/// count), each with its own spread. The median run by total is not the
+/// phase's median: at miniMD's size 23 (session 14) it held the phase's
+/// largest time of three, 6.8% apart where the totals were 3.2% apart.
+SizeRun size_run_from_repeats(double size, const std::vector<RepeatTimes>& repeats,
+                              const std::vector<std::string>& phases);
 
 /// The prediction of one phase.
 struct PhaseForecast {
@@ -49,6 +66,9 @@ struct PhaseForecast {
   std::string method;     ///< "kernel", "own-fit" or "combined" (their mean)
   std::string why;        ///< why that one
   double share = 0;       ///< share of the predicted run at the target size
+  /// The noise its scores are compared against: the median over the small
+  /// sizes of the phase's own spread (the run's when not recorded).
+  double spread = 0;
 };
 
 /// How eq. 1 compares the application's size with each kernel's (beyond the
@@ -72,7 +92,7 @@ struct RunForecast {
   double predicted_s = 0;
   SizeUnits units; ///< how the sizes were compared
   Choice choice = Choice::within_spread;
-  double spread = 0; ///< the median of the small sizes' spreads, the noise scores are compared against
+  double spread = 0; ///< the median of the small sizes' spreads of the run, the noise the run's rules are compared against
   std::vector<PhaseForecast> phases;
   TotalForecast total; ///< how the phases' times became the run's
   std::vector<std::string> warnings;

@@ -186,6 +186,22 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
         phase::SizeRun run{size, m.seconds(), {}, r.runs.size() >= 2 ? r.spread() : -1};
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
+        // Since session 14 (within-spread), each phase stands at its own
+        // median over the size's repeats with its own spread as its noise;
+        // best-score keeps session 13's points, the phase in the median run
+        // by total.
+        if (a.choice != "best-score" && a.run <= 0 && r.runs.size() >= 2) {
+          std::vector<phase::RepeatTimes> repeats;
+          for (std::size_t k = 1; k <= r.runs.size(); ++k) {
+            const phase::MergedProfile one = phase::load_size_profile(a.dir, phase::pick_run(r, static_cast<int>(k)));
+            phase::RepeatTimes t{one.seconds(), {}};
+            for (const std::string& p : phases) t.phase_seconds[p] = one.inclusive_seconds(p);
+            repeats.push_back(t);
+          }
+          const phase::SizeRun each = phase::size_run_from_repeats(size, repeats, phases);
+          run.phase_seconds = each.phase_seconds;
+          run.phase_spread = each.phase_spread;
+        }
         runs.push_back(run);
       }
   // Sizes in points (--size-dim): each kernel's unit from the database; the
@@ -239,7 +255,8 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                     {"validation", p.validation}, {"kernel_cv_smape", p.kernel_cv_smape}, {"own_fit", p.own_fit.describe()},
                     {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape},
                     {"own_fit_why", p.own_fit_why}, {"own_fit_best_scored", p.own_fit_best_scored.describe()},
-                    {"own_fit_range_s", {p.own_fit_low_s, p.own_fit_high_s}}, {"candidates", cands}});
+                    {"own_fit_range_s", {p.own_fit_low_s, p.own_fit_high_s}}, {"spread", p.spread},
+                    {"candidates", cands}});
       if (measured) {
         const double m = measured->phase_s.at(p.name);
         ph.back()["measured_s"] = m;
@@ -304,8 +321,10 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                                  static_cast<int>(i) == p.selection.chosen ? "  <- chosen" : "");
       }
       std::cout << fmt::format("  cascade: {}\n", p.selection.reason);
-      std::cout << fmt::format("  own fit {}: {}; the forms within it give {:.4g} to {:.4g} s at {:g}\n",
-                               p.own_fit.describe(), p.own_fit_why, p.own_fit_low_s, p.own_fit_high_s, f.size);
+      std::cout << fmt::format("  own fit {}: {}; the forms within it give {:.4g} to {:.4g} s at {:g} (the "
+                               "phase's own spread {:.1f}%)\n",
+                               p.own_fit.describe(), p.own_fit_why, p.own_fit_low_s, p.own_fit_high_s, f.size,
+                               100 * p.spread);
       std::cout << fmt::format("  predicted {:.4g} s ({}); share {:.1f}%; {}\n", p.predicted_s, p.method,
                                100 * p.share, p.why);
       if (measured) {
