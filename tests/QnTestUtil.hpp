@@ -5,13 +5,26 @@
 #include "fit/Curve.hpp"
 #include "platform/Platform.hpp"
 #include "qn/MeasuredRun.hpp"
+#include "qn/ClosedNetwork.hpp"
 #include "qn/QueueingModel.hpp"
+
+#include <string>
 
 namespace perfcast::test {
 
 /// 2 hosts of 8 cores at 9.6 Gflop/s, 125 MB/s (1 Gbit/s) links of 50 us, no loopback: a host's
 /// messages to itself cross its own up and down links, as in SimGrid.
 inline Platform qn_two_nodes() { return load_platform(source_dir() + "/examples/platforms/table1-2nodes.json"); }
+
+/// The demand of the station named `name` in `net` (a failure when there is none).
+inline double demand_of(const ClosedNetwork& net, const std::string& name)
+{
+  for (const Station& s : net.stations)
+    if (s.name == name)
+      return s.demand_s;
+  ADD_FAILURE() << "no station " << name;
+  return -1;
+}
 
 /// 100 sends of 125 kB per process (1 ms on a 125 MB/s link), constant in n,
 /// Net_Constant 1, the given share of time in MPI and total work.

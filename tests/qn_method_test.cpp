@@ -19,15 +19,9 @@ using namespace perfcast;
 
 namespace {
 
-Platform two_nodes() { return test::qn_two_nodes(); }
+using test::demand_of;
 
-double demand_of(const ClosedNetwork& net, const std::string& name)
-{
-  for (const Station& s : net.stations)
-    if (s.name == name)
-      return s.demand_s;
-  return -1;
-}
+Platform two_nodes() { return test::qn_two_nodes(); }
 
 } // namespace
 

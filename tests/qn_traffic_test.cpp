@@ -15,18 +15,11 @@ using namespace perfcast;
 
 namespace {
 
+using test::demand_of;
+
 Platform two_nodes() { return test::qn_two_nodes(); }
 
 QueueingModel plain_model() { return test::qn_plain_model(0, 9.6e6 /* 1 ms of one core in all */); }
-
-double demand_of(const ClosedNetwork& net, const std::string& name)
-{
-  for (const Station& s : net.stations)
-    if (s.name == name)
-      return s.demand_s;
-  ADD_FAILURE() << "no station " << name;
-  return -1;
-}
 
 } // namespace
 
