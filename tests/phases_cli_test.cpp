@@ -306,25 +306,30 @@ TEST(PhasesCli, DisagreeingRepeatsAreRunAgainAndNeverJudgeConvergence) {
   const std::string script = dir.file(
       "disturbed.sh",
       fmt::format("#!/bin/sh\nc=$(cat \"$0.count\" 2>/dev/null || echo 0); c=$((c + 1)); echo $c > \"$0.count\"\n"
-                  "[ \"$1\" = 400 ] && [ $c -eq 1 ] && exec {0} 560\n"
-                  "[ \"$1\" = 400 ] && [ $c -eq 2 ] && exec {0} 680\nexec {0} \"$1\"\n",
+                  "[ \"$1\" = 400 ] && [ $c -eq 1 ] && exec {0} 640\n"
+                  "[ \"$1\" = 400 ] && [ $c -eq 2 ] && exec {0} 1000\nexec {0} \"$1\"\n",
                   PERFCAST_PHASES_APP));
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   const auto series = [&](const std::string& out, int max_repeat) {
     std::filesystem::remove(script + ".count");
-    const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 400:+40 --more 3 --tolerance 0.2 --max-sizes 4 "
+    const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 400:+40 --more 3 --tolerance 0.35 --max-sizes 4 "
                                             "--hz 1000 --repeat 3 --max-repeat {} -- {} {{size}}",
                                             out, max_repeat, script));
     EXPECT_EQ(r.status, 0) << r.output;
     return nlohmann::json::parse(std::ifstream(out + "/phases.json"));
   };
-  // Up to 7 runs: after 3 no two agree (2.5x, 4.2x, 1x), after 4 no three; after 5 the three
-  // undisturbed ones do, and the median (the third fastest of five) is one of them.
+  // Up to 7 runs: after 3 no two agree (3.6x, 12.5x, 1x: n^3 + 200 n^2 at 640, 1000 and 400),
+  // after 4 no three; after 5 the three undisturbed ones do, and the median (the third fastest of
+  // five) is one of them. The margins are wide because the runs are short: an undisturbed run at
+  // 400 is 0.07-0.09 s of samples, and under a loaded suite five of them once spread 38%
+  // (0.0675-0.093 s; three within 23%), so the tolerance is 35%; with four copies of this test on
+  // two cores, disturbed runs at 560 and 680 (2.5x, 4.2x) measured 0.298 and 0.3585 s, within 21%
+  // of each other, so they are now 3.5 times apart.
   const auto more = series(dir.path() + "/more", 7);
   const auto& first = more["sizes"][0];
   ASSERT_EQ(first["runs"].size(), 5u) << first.dump();
   EXPECT_TRUE(first["settled"].get<bool>()) << first.dump();
-  EXPECT_LE(first["majority_spread"].get<double>(), 0.2) << first.dump();
+  EXPECT_LE(first["majority_spread"].get<double>(), 0.35) << first.dump();
   EXPECT_NE(first["dir"], first["runs"][0]["dir"]) << first.dump();
   EXPECT_NE(first["dir"], first["runs"][1]["dir"]) << first.dump();
   EXPECT_EQ(more["sizes"][1]["runs"].size(), 3u) << more["sizes"][1].dump();
