@@ -233,7 +233,9 @@ TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
 TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
   test::TempDir dir;
   const std::string out = dir.path() + "/runs";
-  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.2 --max-sizes 3 "
+  // --tolerance 0.5: a run at 200 is 0.03-0.04 s, and two of them spread 40% (320: 25%) once in a
+  // loaded suite, leaving no size to judge convergence; what is checked here is the runs kept
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.5 --max-sizes 3 "
                                           "--hz 10000 --repeat 2 --max-repeat 2 -- {} {{size}}",
                                           out, PERFCAST_PHASES_APP));
   ASSERT_EQ(r.status, 0) << r.output;
@@ -312,7 +314,7 @@ TEST(PhasesCli, DisagreeingRepeatsAreRunAgainAndNeverJudgeConvergence) {
   std::filesystem::permissions(script, std::filesystem::perms::owner_all);
   const auto series = [&](const std::string& out, int max_repeat) {
     std::filesystem::remove(script + ".count");
-    const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 400:+40 --more 3 --tolerance 0.35 --max-sizes 4 "
+    const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 400:+40 --more 3 --tolerance 0.5 --max-sizes 4 "
                                             "--hz 1000 --repeat 3 --max-repeat {} -- {} {{size}}",
                                             out, max_repeat, script));
     EXPECT_EQ(r.status, 0) << r.output;
@@ -322,14 +324,14 @@ TEST(PhasesCli, DisagreeingRepeatsAreRunAgainAndNeverJudgeConvergence) {
   // after 4 no three; after 5 the three undisturbed ones do, and the median (the third fastest of
   // five) is one of them. The margins are wide because the runs are short: an undisturbed run at
   // 400 is 0.07-0.09 s of samples, and under a loaded suite five of them once spread 38%
-  // (0.0675-0.093 s; three within 23%), so the tolerance is 35%; with four copies of this test on
-  // two cores, disturbed runs at 560 and 680 (2.5x, 4.2x) measured 0.298 and 0.3585 s, within 21%
-  // of each other, so they are now 3.5 times apart.
+  // (0.0675-0.093 s; three within 23%), and with eight such tests on two cores three within 35%,
+  // so the tolerance is 50%; with four copies on two cores, disturbed runs at 560 and 680 (2.5x,
+  // 4.2x) measured 0.298 and 0.3585 s, within 21% of each other, so they are now 3.5 times apart.
   const auto more = series(dir.path() + "/more", 7);
   const auto& first = more["sizes"][0];
   ASSERT_EQ(first["runs"].size(), 5u) << first.dump();
   EXPECT_TRUE(first["settled"].get<bool>()) << first.dump();
-  EXPECT_LE(first["majority_spread"].get<double>(), 0.35) << first.dump();
+  EXPECT_LE(first["majority_spread"].get<double>(), 0.5) << first.dump();
   EXPECT_NE(first["dir"], first["runs"][0]["dir"]) << first.dump();
   EXPECT_NE(first["dir"], first["runs"][1]["dir"]) << first.dump();
   EXPECT_EQ(more["sizes"][1]["runs"].size(), 3u) << more["sizes"][1].dump();
