@@ -476,23 +476,34 @@ BandTerms model_band_terms(const QueueingModel& model, const Platform& platform,
   return b;
 }
 
+double prediction_band(const Reliability& rel, const BandTerms& terms, bool amdahl, int procs)
+{
+  double band = prediction_band(rel, amdahl, procs);
+  if (amdahl || band < 0)
+    return band;
+  return std::max({band, terms.network, terms.held});
+}
+
 double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                        bool amdahl, int procs)
 {
-  double band = prediction_band(model.reliability, amdahl, procs);
-  if (amdahl || band < 0)
-    return band;
-  BandTerms terms = model_band_terms(model, platform, placement);
-  return std::max({band, terms.network, terms.held});
+  return prediction_band(model.reliability, amdahl ? BandTerms{} : model_band_terms(model, platform, placement),
+                         amdahl, procs);
 }
 
 std::string prediction_warning(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                                bool amdahl, int procs, double queueing_s, double amdahl_s)
 {
+  return prediction_warning(model, amdahl ? BandTerms{} : model_band_terms(model, platform, placement), amdahl, procs,
+                            queueing_s, amdahl_s);
+}
+
+std::string prediction_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,
+                               double queueing_s, double amdahl_s)
+{
   std::string why = prediction_warning(model.reliability, amdahl, procs, queueing_s, amdahl_s);
   if (!why.empty() || amdahl || prediction_band(model.reliability, amdahl, procs) < 0)
     return why;
-  BandTerms terms = model_band_terms(model, platform, placement);
   if (terms.network > kWarnedBand && terms.network >= terms.held)
     return fmt::format("at {} processes the network is {:.0f}% of the predicted time and Net_Constant is uncertain by "
                        "{:.0f}% (the training runs' network is at most {:.0f}% of a run): this prediction may be off "

@@ -117,13 +117,17 @@ struct BandTerms {
 };
 BandTerms model_band_terms(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
 
-/// prediction_band, and for the queueing model at least its own terms (model_band_terms).
+/// prediction_band, and for the queueing model at least its own terms (model_band_terms of the placement;
+/// the second form takes them computed once, as a sweep does for both band and warning).
 double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                        bool amdahl, int procs);
+double prediction_band(const Reliability& rel, const BandTerms& terms, bool amdahl, int procs);
 
 /// prediction_warning, and also when the queueing model's own terms pass kWarnedBand.
 std::string prediction_warning(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                                bool amdahl, int procs, double queueing_s, double amdahl_s);
+std::string prediction_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,
+                               double queueing_s, double amdahl_s);
 
 /// Accuracy of given predictions against runs (100 - MAPE and CV).
 Accuracy score(const std::string& name, const std::vector<double>& predicted, const std::vector<MeasuredRun>& runs);

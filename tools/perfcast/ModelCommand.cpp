@@ -185,17 +185,17 @@ int run_predict(const ModelArgs& a)
   // itself is called a guess
   // the queueing model's band also carries Net_Constant's leverage and the
   // inputs fitted through noise (model_band_terms), at the sweep's placements
+  // (computed once a point, for its band and its warning)
   std::map<int, double> bands;
-  for (const SweepPoint& p : points)
-    bands[p.queueing.procs] =
-        prediction_band(model, platform, place_processes(platform, a.placement, p.queueing.procs), use_amdahl,
-                        p.queueing.procs);
   std::map<int, std::string> guesses;
   for (const SweepPoint& p : points) {
-    std::string why = prediction_warning(model, platform, place_processes(platform, a.placement, p.queueing.procs),
-                                         use_amdahl, p.queueing.procs, p.queueing.time_s, p.amdahl_s);
+    int n = p.queueing.procs;
+    BandTerms terms =
+        use_amdahl ? BandTerms{} : model_band_terms(model, platform, place_processes(platform, a.placement, n));
+    bands[n] = prediction_band(rel, terms, use_amdahl, n);
+    std::string why = prediction_warning(model, terms, use_amdahl, n, p.queueing.time_s, p.amdahl_s);
     if (!why.empty())
-      guesses[p.queueing.procs] = why;
+      guesses[n] = why;
   }
   for (const auto& [n, text] : guesses)
     std::cerr << "warning: " << a.model << ": " << text << "\n";
