@@ -144,11 +144,9 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
 }
 
 /// The median (the mean of the middle two for an even count) and (largest - smallest) / smallest.
-std::pair<double, double> median_and_spread(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size() / 2;
-  const double median = v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-  return {median, v.front() > 0 ? (v.back() - v.front()) / v.front() : 0.0};
+std::pair<double, double> median_and_spread(const std::vector<double>& v) {
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return {median_spread(v), *lo > 0 ? (*hi - *lo) / *lo : 0.0}; // median_spread: the median of any values
 }
 
 } // namespace
