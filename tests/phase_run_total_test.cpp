@@ -14,6 +14,16 @@ namespace {
 
 const std::vector<double> kSizes = {10, 20, 30, 40};
 
+/// At kSizes, one phase P = n and the run's totals P + R with a remainder R = 0.01 n^2.
+std::pair<std::vector<double>, std::vector<double>> phase_and_quadratic_remainder() {
+  std::vector<double> phase, totals;
+  for (double n : kSizes) {
+    phase.push_back(n);
+    totals.push_back(n + 0.01 * n * n);
+  }
+  return {phase, totals};
+}
+
 } // namespace
 
 TEST(RunTotal, RemainderGrowingFasterThanThePhaseIsCarriedByItsRatio) {
@@ -23,11 +33,7 @@ TEST(RunTotal, RemainderGrowingFasterThanThePhaseIsCarriedByItsRatio) {
   // is exact: at 80 with the phase predicted at 80 s, T = 80 (1 + 0.8) = 144.
   // The line through the shares of 10, 20 and 30 misses the share at 40
   // (0.697 against 0.714), so the paper's rule validates worse.
-  std::vector<double> totals, phase;
-  for (double n : kSizes) {
-    phase.push_back(n);
-    totals.push_back(n + 0.01 * n * n);
-  }
+  const auto [phase, totals] = phase_and_quadratic_remainder();
   std::vector<std::string> warnings;
   const TotalForecast f = predict_total(kSizes, totals, {phase}, {80}, 80, warnings);
   ASSERT_EQ(f.candidates.size(), 3u);
@@ -133,11 +139,7 @@ TEST(RunTotal, RulesTheSpreadCannotSeparateAreAveraged) {
   // paper's rule misses the one held-out size, 40, by SMAPE 2.398%: the line
   // through the shares 1 / (1 + 0.01 n) at 10, 20, 30 gives 0.697358 at 40,
   // so T = 40 / 0.697358 = 57.359 against 56.
-  std::vector<double> totals, phase;
-  for (double n : kSizes) {
-    phase.push_back(n);
-    totals.push_back(n + 0.01 * n * n);
-  }
+  const auto [phase, totals] = phase_and_quadratic_remainder();
   std::vector<std::string> warnings;
   // A spread of 1%: the two exact rules are not told apart; their mean, 144.
   const TotalForecast one = predict_total(kSizes, totals, {phase}, {80}, 80, warnings, {0.01});
