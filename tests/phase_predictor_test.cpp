@@ -232,3 +232,46 @@ TEST(PhasePredictor, ThePhasesOwnMediansKeepAPhaseOnItsCurveWhereTheMedianRunsBe
   // best-score (session 13's rule) does not read the phase's spread.
   EXPECT_DOUBLE_EQ(predict_run(own, {"force"}, none_fits, 58, {}, {}, Choice::best_score).phases[0].spread, 0);
 }
+
+// A thinly sampled phase (miniFE's sum_into: about 10 samples per rank at
+// 100 Hz, repeats 40% apart) is carried with the time outside the phases.
+// At 100 Hz: A = 0.01 n^2 (1600 samples per rank at 40), B = 1e-4 n^2 (16
+// samples at 40: fewer than 100, sampling alone moves it by about 1/sqrt(16)
+// = 25%; 100 samples need 100 * 100 / 16 = 625 Hz, 630 rounded up to tens),
+// the rest R = 0.0049 n^2, the run 0.015 n^2. Without B the time outside
+// the phases is B + R = 0.005 n^2, half of A at every size, so all three
+// rules of RunTotal carry it exactly: the run at 144 is 0.015 * 144^2 =
+// 311.04 s, and B, 1e-4 / 0.005 = 2% of the outside time at every small
+// size, is 0.02 * 0.005 * 144^2 = 2.0736 s, with share 2.0736 / 311.04.
+TEST(PhasePredictor, AThinlySampledPhaseIsCarriedWithTheTimeOutsideThePhasesAndNamed) {
+  std::vector<SizeRun> runs;
+  for (double n : {40.0, 48.0, 56.0, 64.0, 72.0}) {
+    runs.push_back({n, 0.015 * n * n, {{"A", 0.01 * n * n}, {"B", 1e-4 * n * n}}});
+    runs.back().hz = 100;
+  }
+  const RunForecast f = predict_run(runs, {"A", "B"}, kernels(), 144);
+  ASSERT_EQ(f.phases.size(), 2u);
+  EXPECT_NEAR(f.phases[0].predicted_s, 207.36, 1e-6); // its own fit, n^2 (square is measured to 10 s only)
+  EXPECT_NEAR(f.phases[0].samples_per_rank, 1600, 1e-9);
+  const PhaseForecast& b = f.phases[1];
+  EXPECT_NEAR(b.samples_per_rank, 16, 1e-9);
+  EXPECT_EQ(b.method, "remainder-share") << b.why;
+  EXPECT_NEAR(f.predicted_s, 311.04, 1e-6);
+  EXPECT_NEAR(b.predicted_s, 2.0736, 1e-9);
+  EXPECT_NEAR(b.share, 2.0736 / 311.04, 1e-12);
+  EXPECT_NEAR(f.phases[0].share, 207.36 / 311.04, 1e-9);
+  bool named = false;
+  for (const std::string& w : f.warnings)
+    named = named || (w.find("phase B: 16 samples per rank at size 40") != std::string::npos &&
+                      w.find("about 25%") != std::string::npos && w.find("--hz 630") != std::string::npos);
+  EXPECT_TRUE(named) << testing::PrintToString(f.warnings);
+  // best-score (session 13's rule) warns alike but predicts B on its own.
+  const RunForecast old = predict_run(runs, {"A", "B"}, kernels(), 144, {}, {}, Choice::best_score);
+  EXPECT_NE(old.phases[1].method, "remainder-share");
+  EXPECT_EQ(old.warnings.size(), f.warnings.size());
+  // Without the sampler's rate nothing is judged thin.
+  for (SizeRun& r : runs) r.hz = 0;
+  const RunForecast unknown = predict_run(runs, {"A", "B"}, kernels(), 144);
+  EXPECT_NE(unknown.phases[1].method, "remainder-share");
+  EXPECT_EQ(unknown.phases[1].samples_per_rank, -1);
+}

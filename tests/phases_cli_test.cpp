@@ -3,6 +3,7 @@
 // power laws (K, K^2, K^3): the mechanics of the method end to end.
 #include "TestUtil.hpp"
 #include "phase/KernelDatabase.hpp"
+#include "phase/PhaseRunner.hpp"
 #include "phase/ScalingFit.hpp"
 
 #include <algorithm>
@@ -368,4 +369,34 @@ TEST(PhasesCli, NoPhaseSetReachingTheThresholdIsAClearErrorNotTheFrameAboveMain)
   const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
   ASSERT_EQ(log["sizes"].size(), 1u);
   EXPECT_EQ(log["converged_at"], 0);
+}
+
+// The target's phases, like the small sizes', stand at their own medians
+// over the target's repeats (the median run by total need not hold a
+// phase's median); the run stays the median run by total.
+TEST(PhasesCli, MeasuredTargetTakesEachPhaseAtItsOwnMedianOverTheRepeats) {
+  test::TempDir dir;
+  test::CommandResult r;
+  const std::string out = run_series(dir, r);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const std::string target = dir.path() + "/target";
+  const auto m = run_perfcast(
+      fmt::format("phases measure -o {} --size 600 --hz 10000 --repeat 3 -- {} {{size}}", target, PERFCAST_PHASES_APP));
+  ASSERT_EQ(m.status, 0) << m.output;
+  const auto p = run_perfcast(fmt::format("phases predict {} --size 600 --kernels {} --measured {} --json", out,
+                                          power_database(dir), target));
+  ASSERT_EQ(p.status, 0) << p.output;
+  const auto j = nlohmann::json::parse(p.output.substr(p.output.find('{')));
+  const phase::PhaseRunLog log = phase::read_phase_runs(target);
+  ASSERT_EQ(log.sizes.size(), 1u);
+  ASSERT_EQ(log.sizes[0].runs.size(), 3u);
+  EXPECT_NEAR(j["measured_s"].get<double>(), phase::load_size_profile(target, log.sizes[0]).seconds(), 1e-12);
+  for (const auto& ph : j["phases"]) {
+    std::vector<double> each;
+    for (int k = 1; k <= 3; ++k)
+      each.push_back(phase::load_size_profile(target, phase::pick_run(log.sizes[0], k))
+                         .inclusive_seconds(ph["name"].get<std::string>()));
+    std::sort(each.begin(), each.end());
+    EXPECT_NEAR(ph["measured_s"].get<double>(), each[1], 1e-12) << ph.dump(1);
+  }
 }

@@ -3,6 +3,7 @@
 #include "core/Error.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <fmt/format.h>
 
@@ -237,9 +238,67 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
     phase_times.push_back(std::move(times));
     out.phases.push_back(std::move(f));
   }
-  out.total = predict_total(sizes, totals, phase_times, predicted, target_size, out.warnings, scaling);
-  for (std::size_t i = 0; i < out.phases.size(); ++i) out.phases[i].share = out.total.shares[i];
+  // A phase with too few samples per rank at some small size cannot be
+  // extrapolated on its own: its sampled time varies by about 1/sqrt(N)
+  // from sampling alone (miniFE's sum_into, about 10 samples per rank:
+  // repeats 40% apart, every form including the constant admitted, -90% at
+  // the target). Under within-spread, such a phase joins the time outside
+  // the phases, which RunTotal carries from many more samples, and is
+  // reported as its pooled share of that time over the small sizes.
+  bool rate_known = !sorted.empty();
+  for (const SizeRun& r : sorted) rate_known = rate_known && r.hz > 0;
+  std::vector<bool> thin(out.phases.size(), false);
+  std::size_t thin_count = 0;
+  for (std::size_t p = 0; p < out.phases.size() && rate_known; ++p) {
+    std::size_t at = 0;
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+      if (phase_times[p][i] * sorted[i].hz < phase_times[p][at] * sorted[at].hz) at = i;
+    const double samples = phase_times[p][at] * sorted[at].hz;
+    out.phases[p].samples_per_rank = samples;
+    if (samples >= kMinPhaseSamples) continue;
+    thin[p] = true;
+    ++thin_count;
+    const double hz_needed = 10 * std::ceil(sorted[at].hz * kMinPhaseSamples / samples / 10);
+    out.warnings.push_back(fmt::format(
+        "phase {}: {:.0f} samples per rank at size {:g} (at {:g} Hz), fewer than {:.0f}: its time varies by about "
+        "{:.0f}% from sampling alone; phases run --hz {:g} would give {:.0f}",
+        out.phases[p].name, samples, sorted[at].size, sorted[at].hz, kMinPhaseSamples, 100 / std::sqrt(samples),
+        hz_needed, kMinPhaseSamples));
+  }
+  const bool carry_thin = choice == Choice::within_spread && thin_count > 0 && thin_count < out.phases.size();
+  std::vector<std::vector<double>> kept_times;
+  std::vector<double> kept_predicted;
+  for (std::size_t p = 0; p < out.phases.size(); ++p)
+    if (!(carry_thin && thin[p])) {
+      kept_times.push_back(phase_times[p]);
+      kept_predicted.push_back(predicted[p]);
+    }
+  out.total = predict_total(sizes, totals, kept_times, kept_predicted, target_size, out.warnings, scaling);
   out.predicted_s = out.total.total_s;
+  double remainder_s = out.total.total_s; // outside the phases kept, at the target
+  for (double t : kept_predicted) remainder_s -= t;
+  std::vector<double> outside(sorted.size()); // outside the phases kept, at each small size
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    outside[i] = totals[i];
+    for (const std::vector<double>& t : kept_times) outside[i] -= t[i];
+  }
+  for (std::size_t p = 0, k = 0; p < out.phases.size(); ++p) {
+    PhaseForecast& f = out.phases[p];
+    if (!(carry_thin && thin[p])) {
+      f.share = out.total.shares[k++];
+      continue;
+    }
+    double own = 0, all = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i) own += phase_times[p][i], all += outside[i];
+    const double pooled = all > 0 ? std::min(1.0, own / all) : 0.0;
+    f.predicted_s = pooled * std::max(0.0, remainder_s);
+    f.method = "remainder-share";
+    f.why = fmt::format("{:.0f} samples per rank at a small size, fewer than {:.0f}: carried with the time outside the "
+                        "phases ({}), of which it held {:.1f}% over the small sizes",
+                        f.samples_per_rank, kMinPhaseSamples, out.total.candidates[out.total.chosen].rule,
+                        100 * pooled);
+    f.share = out.total.total_s > 0 ? f.predicted_s / out.total.total_s : 0.0;
+  }
   return out;
 }
 

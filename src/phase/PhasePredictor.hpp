@@ -32,7 +32,13 @@ struct SizeRun {
   /// Each phase's own spread over the size's repeats, the same way from its
   /// seconds (absent when not recorded: the run's spread stands for it).
   std::map<std::string, double> phase_spread;
+  double hz = 0; ///< the sampler's rate, samples per second per rank (0: unknown)
 };
+
+/// The fewest samples per rank a phase needs at every small size to be
+/// predicted on its own: a phase's count of timer samples varies about as
+/// sqrt(N) / N = 10% at N = 100, the goal, before any extrapolation.
+constexpr double kMinPhaseSamples = 100;
 
 /// One repeated run of a small size: seconds per rank of the run and of each phase.
 struct RepeatTimes {
@@ -63,12 +69,15 @@ struct PhaseForecast {
   double own_fit_cv_smape = 0;        ///< validation score (SMAPE) of the own fit
   std::string validation;             ///< "forward" or "leave-one-out"
   double predicted_s = 0; ///< the answer: the better-scored of the two
-  std::string method;     ///< "kernel", "own-fit" or "combined" (their mean)
+  /// "kernel", "own-fit", "combined" (their mean) or "remainder-share" (a
+  /// thinly sampled phase carried with the time outside the phases)
+  std::string method;
   std::string why;        ///< why that one
   double share = 0;       ///< share of the predicted run at the target size
   /// The noise its scores are compared against: the median over the small
   /// sizes of the phase's own spread (the run's when not recorded).
   double spread = 0;
+  double samples_per_rank = -1; ///< the fewest samples per rank at a small size (-1: the rate is unknown)
 };
 
 /// How eq. 1 compares the application's size with each kernel's (beyond the

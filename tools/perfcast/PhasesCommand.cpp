@@ -104,6 +104,18 @@ MeasuredRun load_measured(const std::string& dir, double size, const std::vector
       const phase::MergedProfile m = phase::load_size_profile(dir, r);
       MeasuredRun out{m.seconds(), {}};
       for (const std::string& p : phases) out.phase_s[p] = m.inclusive_seconds(p);
+      if (r.runs.size() < 2) return out;
+      // Each phase at its own median over the repeats, as the small sizes
+      // (the median run by total need not hold the phase's median); the run
+      // stays the median run by total.
+      std::vector<phase::RepeatTimes> repeats;
+      for (std::size_t k = 1; k <= r.runs.size(); ++k) {
+        const phase::MergedProfile one = phase::load_size_profile(dir, phase::pick_run(r, static_cast<int>(k)));
+        phase::RepeatTimes t{one.seconds(), {}};
+        for (const std::string& p : phases) t.phase_seconds[p] = one.inclusive_seconds(p);
+        repeats.push_back(t);
+      }
+      out.phase_s = phase::size_run_from_repeats(size, repeats, phases).phase_seconds;
       return out;
     }
   throw Error(fmt::format("{}/phases.json: no run at size {:g} (expected perfcast phases measure -o {} --size {:g})",
@@ -137,7 +149,7 @@ std::string forecast_svg(const phase::PhaseRunLog& log, const std::vector<phase:
     PlotSeries measured{p.name + ", measured", colour, {}, true};
     for (const phase::SizeRun& r : runs) measured.points.push_back({r.size, r.phase_seconds.at(p.name)});
     series.push_back(measured);
-    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : "own fit"), colour, {}, false};
+    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : p.method == "remainder-share" ? "with the time outside the phases" : "own fit"), colour, {}, false};
     predicted.points.push_back({runs.back().size, runs.back().phase_seconds.at(p.name)});
     predicted.points.push_back({f.size, p.predicted_s});
     series.push_back(predicted);
@@ -185,6 +197,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         const phase::MergedProfile m = phase::load_size_profile(a.dir, a.run > 0 ? phase::pick_run(r, a.run) : r);
         if (phases.empty()) phases = phase::find_phases(m.names, m.stacks, rule).phases;
         phase::SizeRun run{size, m.seconds(), {}, r.runs.size() >= 2 ? r.spread() : -1};
+        run.hz = m.hz;
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
         // Since session 14 (within-spread), each phase stands at its own
         // median over the size's repeats with its own spread as its noise;
@@ -256,6 +269,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
                     {"own_fit_s", p.own_fit_s}, {"own_fit_cv_smape", p.own_fit_cv_smape},
                     {"own_fit_why", p.own_fit_why}, {"own_fit_best_scored", p.own_fit_best_scored.describe()},
                     {"own_fit_range_s", {p.own_fit_low_s, p.own_fit_high_s}}, {"spread", p.spread},
+                    {"samples_per_rank", p.samples_per_rank >= 0 ? nlohmann::json(p.samples_per_rank) : nlohmann::json(nullptr)},
                     {"candidates", cands}});
       if (measured) {
         const double m = measured->phase_s.at(p.name);
@@ -356,6 +370,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         std::cout << fmt::format("  phase {}: {:.4g} s ({}){}\n", p.name, p.predicted_s,
                                  p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel
                                  : p.method == "combined" ? "mean of kernel " + p.candidates[p.selection.chosen].kernel + " and own fit"
+                                 : p.method == "remainder-share" ? "with the time outside the phases"
                                  : p.selection.chosen >= 0
                                      ? "own fit; kernel " + p.candidates[p.selection.chosen].kernel + " validated worse"
                                      : "own fit; no kernel matches",
