@@ -275,3 +275,36 @@ TEST(PhasePredictor, AThinlySampledPhaseIsCarriedWithTheTimeOutsideThePhasesAndN
   EXPECT_NE(unknown.phases[1].method, "remainder-share");
   EXPECT_EQ(unknown.phases[1].samples_per_rank, -1);
 }
+
+// The span against the factor asked. Sizes 62, 66, 70, 74 (session 14's
+// miniFE): ln n = 4.127134, 4.189655, 4.248495, 4.304065, mean 4.217337,
+// squared deviations 0.0081366 + 0.0007663 + 0.0009708 + 0.0075217 =
+// 0.0173954; at 148, ln 148 - mean = 4.997212 - 4.217337 = 0.779875, so
+// G = sqrt(1/4 + 0.779875^2 / 0.0173954) = 5.93410, and at a 2.2% spread
+// the noise is 0.022 * 5.93410 = 13.055%. The factor carried within 10%:
+// ln f = sqrt(((0.1 / 0.022)^2 - 1/4) * 0.0173954) - (ln 74 - mean) =
+// 0.595869 - 0.086728 = 0.509141, f = 1.66386. A geometric ladder of 4 sizes
+// of step r has mean ln at 1.5 ln r and squared deviations 5 ln^2 r, so it
+// carries 2x when 1/4 + (ln 2 + 1.5 ln r)^2 / (5 ln^2 r) <= (0.1 / 0.022)^2:
+// ln r >= 0.080577, r = 1.08391 (a span of 1.2735).
+TEST(PhasePredictor, TheSpanOfTheSmallSizesBoundsTheFactorTheyCarry) {
+  const std::vector<double> sizes = {62, 66, 70, 74};
+  EXPECT_NEAR(extrapolation_noise(sizes, 148, 0.022), 0.13055, 1e-5);
+  EXPECT_NEAR(supported_factor(sizes, 0.022), 1.66386, 1e-5);
+  EXPECT_NEAR(extrapolation_noise(sizes, 74 * supported_factor(sizes, 0.022), 0.022), 0.1, 1e-9);
+  const double step = geometric_step_for(4, 2, 0.022);
+  ASSERT_GT(step, 1);
+  const std::vector<double> ladder = {1, step, step * step, step * step * step};
+  EXPECT_NEAR(extrapolation_noise(ladder, 2 * ladder.back(), 0.022), 0.1, 1e-9);
+  EXPECT_NEAR(step, 1.08391, 1e-5);
+  // No spread measured: no bound; a spread past any ladder of 4 sizes: none.
+  EXPECT_EQ(extrapolation_noise(sizes, 148, 0), 0);
+  EXPECT_EQ(geometric_step_for(4, 2, 0.3), 0);
+  // predict_run warns on these sizes at a 2.2% spread, not on 18..27 at 1.3% (G = 2.97, 3.9%).
+  std::vector<SizeRun> runs;
+  for (double n : sizes) runs.push_back({n, 2e-5 * n * n * n, {{"A", 1e-5 * n * n * n}}, 0.022});
+  const RunForecast f = predict_run(runs, {"A"}, kernels(), 148);
+  bool warned = false;
+  for (const std::string& w : f.warnings) warned = warned || w.find("span 1.19x") != std::string::npos;
+  EXPECT_TRUE(warned) << testing::PrintToString(f.warnings);
+}

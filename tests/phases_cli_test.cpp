@@ -241,6 +241,8 @@ TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
                                           out, PERFCAST_PHASES_APP));
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("run 2/2"), std::string::npos) << r.output;
+  // how far the used sizes carry a power law at their repeats' spread
+  EXPECT_NE(r.output.find("the used sizes span 2.56x at a"), std::string::npos) << r.output;
   const nlohmann::json log = nlohmann::json::parse(std::ifstream(out + "/phases.json"));
   for (const auto& s : log["sizes"]) {
     ASSERT_EQ(s["runs"].size(), 2u) << s.dump();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 #include <fmt/format.h>
 
@@ -152,6 +153,47 @@ std::pair<double, double> median_and_spread(const std::vector<double>& v) {
 
 } // namespace
 
+double extrapolation_noise(const std::vector<double>& sizes, double target, double spread) {
+  if (sizes.size() < 2 || !(spread > 0)) return 0;
+  double mean = 0;
+  for (double n : sizes) mean += std::log(n) / static_cast<double>(sizes.size());
+  double sxx = 0;
+  for (double n : sizes) sxx += (std::log(n) - mean) * (std::log(n) - mean);
+  if (!(sxx > 0)) return std::numeric_limits<double>::infinity();
+  const double d = std::log(target) - mean;
+  return spread * std::sqrt(1 / static_cast<double>(sizes.size()) + d * d / sxx);
+}
+
+double supported_factor(const std::vector<double>& sizes, double spread, double bound) {
+  if (sizes.size() < 2 || !(spread > 0)) return std::numeric_limits<double>::infinity();
+  const double largest = *std::max_element(sizes.begin(), sizes.end());
+  double mean = 0;
+  for (double n : sizes) mean += std::log(n) / static_cast<double>(sizes.size());
+  double sxx = 0;
+  for (double n : sizes) sxx += (std::log(n) - mean) * (std::log(n) - mean);
+  // (bound / spread)^2 = 1/N + (ln S - mean)^2 / sxx, solved for ln S
+  const double q = (bound / spread) * (bound / spread) - 1 / static_cast<double>(sizes.size());
+  if (!(q > 0)) return 1;
+  const double log_factor = std::sqrt(q * sxx) - (std::log(largest) - mean);
+  return log_factor > 0 ? std::exp(log_factor) : 1;
+}
+
+double geometric_step_for(int count, double factor, double spread, double bound) {
+  const auto carries = [&](double step) {
+    std::vector<double> ladder;
+    for (int k = 0; k < count; ++k) ladder.push_back(std::pow(step, k));
+    return extrapolation_noise(ladder, factor * ladder.back(), spread) <= bound;
+  };
+  double hi = 16;
+  if (count < 2 || !carries(hi)) return 0;
+  double lo = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    (carries(mid) ? hi : lo) = mid;
+  }
+  return hi;
+}
+
 SizeRun size_run_from_repeats(double size, const std::vector<RepeatTimes>& repeats,
                               const std::vector<std::string>& phases) {
   if (repeats.empty()) throw Error(fmt::format("size {}: no run (expected at least one)", size));
@@ -211,6 +253,20 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
     out.warnings.push_back(fmt::format("size {:.4g} is {:.1f}x the largest small run ({:.4g}); predictions beyond "
                                        "{}x are extrapolations the small runs cannot support",
                                        target_size, target_size / largest, largest, kSupportedReach));
+  // The span of the small sizes against the factor asked (the method's
+  // bound, not a fit: the noise of a known power law carried to the target).
+  if (const double noise = extrapolation_noise(sizes, target_size, out.spread); noise > 0.1) {
+    const double step = geometric_step_for(static_cast<int>(sizes.size()), target_size / largest, out.spread);
+    out.warnings.push_back(fmt::format(
+        "the small sizes {:g} to {:g} span {:.3g}x and the target is {:.3g}x the largest: at the runs' {:.1f}% spread "
+        "a power law through them is uncertain by about {:.0f}% there (they carry {:.3g}x within 10%); {}",
+        sizes.front(), sizes.back(), sizes.back() / sizes.front(), target_size / largest, 100 * out.spread,
+        100 * noise, supported_factor(sizes, out.spread), step > 0
+            ? fmt::format("a geometric ladder of {} sizes with factor {:.3g} or more (--sizes START:*{:.3g}) would "
+                          "carry it", sizes.size(), step, step)
+            : fmt::format("no ladder of {} sizes carries it at this spread: more repeats or more sizes",
+                          sizes.size())));
+  }
   std::vector<double> predicted, totals;
   std::vector<std::vector<double>> phase_times;
   for (const SizeRun& r : sorted) totals.push_back(r.total_seconds);
