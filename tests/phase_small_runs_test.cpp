@@ -2,6 +2,7 @@
 // the shares, at the next size, of the phases chosen at one size, on
 // synthetic profiles whose phase set flips between nested near-ties; and
 // which of a size's repeated runs stand for it (the median).
+#include "core/Error.hpp"
 #include "phase/PhaseFinder.hpp"
 #include "phase/PhaseRunner.hpp"
 #include "phase/SmallRuns.hpp"
@@ -106,4 +107,22 @@ TEST(SmallRuns, ASizeStandsWhenAMajorityOfItsRunsAgree) {
   // an even count needs R / 2 + 1: of four, three within the bound
   EXPECT_FALSE(runs_agree(runs({1.0, 1.02, 1.5, 1.6}), 0.05));
   EXPECT_TRUE(runs_agree(runs({1.0, 1.02, 1.04, 1.6}), 0.05));
+}
+
+// A geometric ladder of integers (":round"): 50 * 2^(k/4) = 50, 59.46,
+// 70.71, 84.09, 100, 118.92, 141.42 -> 50, 59, 71, 84, 100, 119, 141; at a
+// factor too small to move the rounded size it still climbs by one:
+// 3 * 1.1^k = 3, 3.3, 3.63, 3.99, 4.39 -> 3, 4 (3 + 1), 5 (4 + 1), 6, 7.
+TEST(SmallRuns, AGeometricLadderOfIntegersRoundsEachSizeAndKeepsClimbing) {
+  const SizeLadder l = parse_size_ladder("50:*1.189207115:round");
+  std::vector<double> got;
+  for (int i = 0; i < 7; ++i) got.push_back(l.at(i));
+  EXPECT_EQ(got, (std::vector<double>{50, 59, 71, 84, 100, 119, 141}));
+  const SizeLadder small = parse_size_ladder("3:*1.1:round");
+  EXPECT_EQ(small.at(1), 4);
+  EXPECT_EQ(small.at(2), 5);
+  EXPECT_EQ(small.at(4), 7);
+  EXPECT_NEAR(parse_size_ladder("50:*1.189207115").at(1), 59.4604, 1e-4); // unrounded as before
+  EXPECT_THROW(parse_size_ladder("50:+8:round"), perfcast::Error);
+  EXPECT_THROW(parse_size_ladder("50:*1.19:rnd"), perfcast::Error);
 }

@@ -9,11 +9,19 @@
 
 namespace perfcast::phase {
 
-double SizeLadder::at(int i) const { return factor > 0 ? start * std::pow(factor, i) : start + step * i; }
+double SizeLadder::at(int i) const {
+  if (!(factor > 0)) return start + step * i;
+  if (!round) return start * std::pow(factor, i);
+  // the nearest integers, each at least one above the one before
+  double size = std::round(start);
+  for (int k = 1; k <= i; ++k) size = std::max(size + 1, std::round(start * std::pow(factor, k)));
+  return size;
+}
 
 SizeLadder parse_size_ladder(const std::string& text) {
   const auto colon = text.find(':');
-  const std::string expected = "expected START:+STEP or START:*FACTOR with a positive start, e.g. 40:+8";
+  const std::string expected = "expected START:+STEP, START:*FACTOR or START:*FACTOR:round with a positive start, "
+                               "e.g. 40:+8 or 40:*1.19:round";
   if (colon == std::string::npos || colon + 2 > text.size())
     throw Error(fmt::format("--sizes '{}' ({})", text, expected));
   SizeLadder ladder;
@@ -22,7 +30,13 @@ SizeLadder parse_size_ladder(const std::string& text) {
     ladder.start = std::stod(text.substr(0, colon), &used);
     if (used != colon) throw std::invalid_argument("start");
     const char op = text[colon + 1];
-    const std::string rest = text.substr(colon + 2);
+    std::string rest = text.substr(colon + 2);
+    // ":round": a geometric ladder of integers, for a program that reads its size as one
+    if (const std::string suffix = ":round";
+        op == '*' && rest.size() > suffix.size() && rest.compare(rest.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      ladder.round = true;
+      rest.resize(rest.size() - suffix.size());
+    }
     const double v = std::stod(rest, &used);
     if (used != rest.size()) throw std::invalid_argument("step");
     if (op == '+') ladder.step = v;

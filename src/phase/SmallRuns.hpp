@@ -17,11 +17,15 @@ struct SizeLadder {
   double start = 0;
   double step = 0;       ///< added each time (when factor is 0)
   double factor = 0;     ///< multiplied each time (when > 0)
+  /// A geometric ladder rounded to the nearest integers, each at least one
+  /// above the one before (a program that reads its size with atoi would
+  /// run 47 where the series recorded 47.57).
+  bool round = false;
   /// The i-th size (i = 0 is start).
   double at(int i) const;
 };
 
-/// Parses "START:+STEP" or "START:*FACTOR"; throws Error saying what was expected.
+/// Parses "START:+STEP", "START:*FACTOR" or "START:*FACTOR:round"; throws Error saying what was expected.
 SizeLadder parse_size_ladder(const std::string& text);
 
 /// The command with every "{size}" replaced by the size (as an integer when

@@ -411,7 +411,7 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   auto r = std::make_shared<PhasesRunArgs>();
   auto* run = phases->add_subcommand("run", "run the command at growing sizes under the profiler until the phases converge");
   run->add_option("-o,--output", r->dir, "directory for the profiles (re-running on it reuses the sizes done)")->required();
-  run->add_option("--sizes", r->sizes, "START:+STEP or START:*FACTOR, e.g. 40:+8")->required();
+  run->add_option("--sizes", r->sizes, "START:+STEP, START:*FACTOR or START:*FACTOR:round (integers), e.g. 40:+8 or 50:*1.19:round")->required();
   run->add_option("--more", r->more, "sizes after convergence (the paper's N)")->capture_default_str()->check(CLI::Range(3, 100));
   run->add_option("--tolerance", r->tolerance, "largest change of a phase's share that counts as converged")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
