@@ -160,6 +160,7 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
     if (rank.contains("bytes_received")) {
       double b = number(rank, "bytes_received", path);
       received += b;
+      r.rank_bytes_received.push_back(b);
       if (b > busiest) {
         busiest = b;
         busiest_sent = number(rank, "messages_sent", path);

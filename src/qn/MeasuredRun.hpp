@@ -32,6 +32,8 @@ struct MeasuredRun {
   double hot_receive_share = -1;
   /// that rank's share of all bytes sent, and of all messages sent; -1 when unknown
   double hot_send_share = -1, hot_send_message_share = -1;
+  /// each rank's bytes received, in rank order (replays list them); empty when unknown
+  std::vector<double> rank_bytes_received;
   /// each rank's host and compute seconds, in rank order (replays list them); empty when unknown
   std::vector<std::pair<std::string, double>> rank_compute_s;
   /// network model that produced the run ("smpi": SimGrid's size-dependent factors); empty when measured

@@ -25,6 +25,28 @@ Curve curve_from(const nlohmann::json& j, const std::string& where)
   return c;
 }
 
+// A model file before session 15 kept a 2-D face exchange as "grid_exchange": its x faces (+-1, 0) with
+// messages_x of bytes_x py^-exponent_x (the cut form, A = 1/py) and its y faces likewise, on MPI_Dims_create's
+// 2-D grid with ranks r, r+1 along the shorter side when unit_stride_on_smaller
+GridClasses grid_exchange_classes(const nlohmann::json& g)
+{
+  GridClasses t;
+  t.rule.kind = "dims_create";
+  t.rule.dimensions = 2;
+  t.rule.transposed = g.at("unit_stride_on_smaller").get<bool>();
+  for (int axis = 0; axis < 2; ++axis)
+    for (int sign : {-1, 1}) {
+      GridClass k;
+      k.offset = axis == 0 ? std::vector<int>{sign, 0} : std::vector<int>{0, sign};
+      const char* xy = axis == 0 ? "x" : "y";
+      k.messages_per_pair = g.at(fmt::format("messages_{}", xy)).get<double>();
+      k.bytes = g.at(fmt::format("bytes_{}", xy)).get<double>();
+      k.exponent = g.at(fmt::format("exponent_{}", xy)).get<double>();
+      t.classes.push_back(k);
+    }
+  return t;
+}
+
 } // namespace
 
 nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
@@ -84,7 +106,7 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
   if (m.hot_send_messages)
     j["hot_send_message_share"] = curve_json(*m.hot_send_messages);
   if (m.grid)
-    j["grid_exchange"] = *m.grid;
+    j["grid_classes"] = *m.grid;
   if (m.halo)
     j["halo_exchange"] = *m.halo;
   if (!m.size_mix.empty()) {
@@ -115,8 +137,10 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.hot_send = curve_from(j.at("hot_send_share"), path);
     if (j.contains("hot_send_message_share"))
       m.hot_send_messages = curve_from(j.at("hot_send_message_share"), path);
-    if (j.contains("grid_exchange"))
-      m.grid = j.at("grid_exchange").get<GridExchange>();
+    if (j.contains("grid_classes"))
+      m.grid = j.at("grid_classes").get<GridClasses>();
+    else if (j.contains("grid_exchange"))
+      m.grid = grid_exchange_classes(j.at("grid_exchange"));
     if (j.contains("halo_exchange"))
       m.halo = j.at("halo_exchange").get<HaloExchange>();
     if (j.contains("size_mix"))

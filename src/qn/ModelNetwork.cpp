@@ -77,8 +77,8 @@ Nic nic_of(const Platform& platform, int host)
 GridTraffic structured_traffic(const QueueingModel& model, double n)
 {
   int procs = static_cast<int>(std::lround(std::max(n, 1.0)));
-  if (model.grid && n >= 2)
-    return grid_traffic(*model.grid, procs);
+  if (model.grid)
+    return grid_class_traffic(*model.grid, procs);
   if (model.halo)
     return halo_traffic(*model.halo, procs);
   return {};
@@ -122,6 +122,12 @@ std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double 
 double hot_receive_share_at(const QueueingModel& model, double n)
 {
   double uniform = 1 / std::max(n, 1.0);
+  if (model.grid && model.hot_receive && n >= 2) {
+    // the grid's ranks receive what their classes send them, the traffic beside it as its own busiest share says
+    ClassTrafficAt at = grid_class_traffic(*model.grid, static_cast<int>(std::lround(n)));
+    double rest = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : 0.0;
+    return grid_hot_receive_share(*model.grid, at, rest);
+  }
   if (!model.hot_receive)
     return uniform;
   return std::clamp((*model.hot_receive)(n), uniform, 1.0);

@@ -332,19 +332,34 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   model.smpi_factors = variant.network_factors && std::all_of(runs.begin(), runs.end(), [](const MeasuredRun& r) {
     return r.network == "smpi";
   });
-  // a halo exchange on a grid grows with the grid's cut lines, which no curve
-  // through 2, 4 and 8 processes can tell (2x1, 2x2, 2x4 cut as 1, 2, 4; 4x4
-  // as 6): taken from the partner lists, the curves fit the rest of the traffic
-  if (variant.traffic_structure && variant.run_bytes)
-    model.grid = find_grid_exchange(runs);
-  // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show (a
-  // 3-D finite-element halo of up to 26 neighbours): its neighbours stop
-  // growing with the grid's dimensionality, where a power law through 2, 4
-  // and 8 processes does not
-  if (variant.traffic_structure && variant.run_bytes && !model.grid)
-    model.halo = find_halo_exchange(runs);
+  // point-to-point traffic on a process grid grows with the grid (its faces,
+  // a pipeline's chain, a ring beside all pairs), which no curve through 2, 4
+  // and 8 processes can tell (2x1, 2x2, 4x2 cut as 1, 2, 4; 8x8 as 14): classed
+  // on the grid the user gave or the first MPI_Dims_create grid the partner
+  // lists fit, the curves fit the rest of the traffic
+  if (variant.traffic_structure && variant.run_bytes) {
+    GridFit classed = fit_grid_classes(
+        runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules, !variant.grid_given);
+    model.grid = classed.table;
+    // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show
+    // (counts of neighbours, not which ranks): its neighbours stop growing
+    // with the grid's dimensionality, where a power law through 2, 4 and 8
+    // processes does not
+    if (!model.grid && !variant.grid_given)
+      model.halo = find_halo_exchange(runs);
+    if (!model.grid && !model.halo && (classed.irregular || variant.grid_given))
+      model.warnings.push_back(fmt::format(
+          "the point-to-point traffic follows no process grid{}{}: s(n), B(n) and the busiest receiver's share are "
+          "curves through the training runs, which cannot know how it grows past them",
+          variant.grid_given ? " of --grid" : " that MPI_Dims_create gives",
+          classed.why.empty() ? "" : " (" + classed.why + ")"));
+  }
   if (variant.traffic_structure && model.smpi_factors)
     model.size_mix = size_mix(runs);
+  // what a training run's grid or halo carried (the curves fit the rest)
+  auto on_grid_of = [&](const MeasuredRun& r) {
+    return model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
+  };
   std::vector<double> n, s, m, total, hot_n, hot, hot_sent, hot_sent_messages;
   std::vector<HostCounts> placements;
   for (const MeasuredRun& r : runs) {
@@ -353,7 +368,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // takes, not how the messages scale: it enters the fit of W only
     if (r.procs < 2 || !(r.sends_per_process > 0))
       continue;
-    GridTraffic on_grid = model.grid || model.halo ? measured_grid_traffic(r) : GridTraffic{};
+    GridTraffic on_grid = on_grid_of(r);
     double rest_messages = std::max(0.0, r.procs * r.sends_per_process - on_grid.messages);
     double rest_bytes = std::max(0.0, r.procs * r.sends_per_process * r.message_bytes - on_grid.bytes);
     n.push_back(r.procs);
@@ -383,7 +398,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       const MeasuredRun& r = runs[i];
       if (r.procs < 2 || !(r.sends_per_process > 0))
         continue;
-      GridTraffic listed, exchanged = measured_grid_traffic(r);
+      GridTraffic listed, exchanged = on_grid_of(r);
       for (const auto& list : r.partners)
         for (const PartnerTraffic& p : list)
           listed.messages += p.messages, listed.bytes += p.bytes;
@@ -398,6 +413,9 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       for (std::size_t k = 0; k < s.size(); ++k)
         s[k] = 0, m[k] = 0, total[k] = 0;
     } else {
+      if (model.grid && variant.grid_given)
+        model.warnings.push_back("the traffic beside the grid is in some training runs only (no curve can follow it): "
+                                 "the grid is not used, s(n) and B(n) are curves through the runs' totals");
       model.grid.reset(); // traffic beside the grid in some runs only: no curve can follow it, fit the totals
       model.halo.reset();
     }

@@ -22,6 +22,7 @@
 // it; and a rank that receives more than its share (a reduce's root) loads its
 // node's NIC accordingly instead of the uniform n_i/n of eq. 9.
 #include "fit/Curve.hpp"
+#include "qn/GridClasses.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
 #include "qn/HaloExchange.hpp"
@@ -65,9 +66,10 @@ struct QueueingModel {
   std::optional<Curve> hot_send;
   /// and of all messages sent (their latencies); unset means 1/n
   std::optional<Curve> hot_send_messages;
-  /// a halo exchange on a process grid found in the runs' partner lists: its
-  /// messages and bytes come from the grid at n, and s(n) and B(n) are the rest's
-  std::optional<GridExchange> grid;
+  /// the point-to-point traffic classed on the process grid (given with --grid or found in the runs' partner
+  /// lists): its messages, bytes and each rank's received bytes come from the grid at n, and s(n) and B(n) are
+  /// the rest's
+  std::optional<GridClasses> grid;
   /// a halo exchange on a d-dimensional grid whose rank layout is not checked
   /// (found when `grid` is not): likewise taken from the grid at n
   std::optional<HaloExchange> halo;
@@ -148,7 +150,8 @@ struct Prediction {
   bool exact = true;
 };
 
-/// Messages and bytes of a whole run of n processes in the grid or halo exchange; none without one.
+/// Messages and bytes of a whole run of n processes on the process grid or in the halo exchange; none without
+/// one. Throws Error when a grid file names no grid for n.
 GridTraffic structured_traffic(const QueueingModel& model, double procs);
 
 /// s(n) as the network uses it: the curve plus the grid exchange's messages; 1 for one process.
@@ -208,6 +211,12 @@ struct ModelVariant {
   /// Net_Constant kept at 1 unless the training runs identify it (net_constant_identified); off by default:
   /// session 14's held-out criterion rejected it (docs/models.md)
   bool identify_network = false;
+  /// the process grid rules to class the point-to-point traffic on, in the order tried (grid_rules_from_spec);
+  /// empty: detection (MPI_Dims_create's 1-, 2- and 3-D grids, strict)
+  std::vector<GridRule> grid_rules;
+  /// the rules were given by the user: the first that classes the traffic without far pairs is taken, even pairs
+  /// or not
+  bool grid_given = false;
   /// Saad et al. exactly: one network queue per node, no start-up time, local
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
   static ModelVariant paper()

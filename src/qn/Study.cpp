@@ -463,6 +463,16 @@ BandTerms model_band_terms(const QueueingModel& model, const Platform& platform,
   // an input fitted by a line through points that go up and down: held at
   // its value at the largest count, the form cannot outgrow the runs, and
   // nothing in them tells the two apart
+  if (model.grid && n >= 2) {
+    ClassTrafficAt at = grid_class_traffic(*model.grid, n);
+    if (at.unseen_messages > 0 || at.unseen_bytes > 0) {
+      double rest_bytes = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : 0.0;
+      double rest_messages = std::max(model.sends(n), 0.0) * n;
+      double bytes = at.bytes + rest_bytes, messages = at.messages + rest_messages;
+      b.unseen = std::max(bytes > 0 ? at.unseen_bytes / bytes : 0.0, messages > 0 ? at.unseen_messages / messages : 0.0);
+      b.unseen_classes = at.unseen;
+    }
+  }
   if (n > model.largest_training_procs && model.largest_training_procs > 0 &&
       (model.work_growth_through_noise || model.sends_through_noise)) {
     QueueingModel held = model;
@@ -481,7 +491,30 @@ double prediction_band(const Reliability& rel, const BandTerms& terms, bool amda
   double band = prediction_band(rel, amdahl, procs);
   if (amdahl || band < 0)
     return band;
-  return std::max({band, terms.network, terms.held});
+  return std::max({band, terms.network, terms.held}) + terms.unseen;
+}
+
+std::string structure_at(const QueueingModel& model, int procs)
+{
+  if (model.grid) {
+    std::string s = fmt::format("{} ({})", model.grid->describe(), model.grid->rule.describe());
+    if (procs >= 1) {
+      ClassTrafficAt at = grid_class_traffic(*model.grid, procs);
+      s += fmt::format("; {} at {}", at.grid.describe(), procs);
+      if (!at.unseen.empty()) {
+        std::string names;
+        for (const std::string& u : at.unseen)
+          names += (names.empty() ? "" : " ") + u;
+        s += fmt::format(", {} unseen: {}", at.unseen.size(), names);
+      }
+    }
+    return s;
+  }
+  if (model.halo)
+    return fmt::format("{}-D {}halo exchange across {} (MPI_Dims_create's grid, layout not checked)",
+                       model.halo->dimensions, model.halo->periodic ? "periodic " : "",
+                       model.halo->diagonals ? "faces, edges and corners" : "faces");
+  return "no process grid (point-to-point traffic in the curves s(n), B(n))";
 }
 
 double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
@@ -510,6 +543,12 @@ std::string prediction_warning(const QueueingModel& model, const BandTerms& term
                        "by {:.0f}%",
                        procs, 100 * terms.network_share, 100 * terms.net_constant_uncertainty,
                        100 * std::max(0.0, model.training_network_share), 100 * terms.network);
+  if (terms.unseen > 0 && prediction_band(model.reliability, terms, amdahl, procs) > kWarnedBand)
+    return fmt::format("at {} processes {:.0f}% of the traffic is in grid classes the training grids never had "
+                       "({} class{}), taken as the seen ones' median: this prediction may be off by {:.0f}%",
+                       procs, 100 * terms.unseen, terms.unseen_classes.size(),
+                       terms.unseen_classes.size() == 1 ? "" : "es",
+                       100 * prediction_band(model.reliability, terms, amdahl, procs));
   if (terms.held > kWarnedBand)
     return fmt::format("at {} processes the prediction changes by {:.0f}% when the {} fitted through training points "
                        "that go up and down is held at its value at {} processes: this prediction may be off by that "

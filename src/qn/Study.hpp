@@ -108,16 +108,25 @@ double prediction_band(const Reliability& rel, bool amdahl, int procs);
 std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, double queueing_s, double amdahl_s);
 
 /// The queueing model's own terms of a prediction's band at a placement: Net_Constant's relative uncertainty
-/// times the network's share of the predicted time (`network`), and past the largest training count the
+/// times the network's share of the predicted time (`network`), past the largest training count the
 /// relative change of the prediction when the inputs fitted through points that go up and down are held at
-/// their values there (`held`).
+/// their values there (`held`), and the share of the traffic in grid classes never seen (`unseen`).
 struct BandTerms {
   double network = 0, held = 0;
   double network_share = 0, net_constant_uncertainty = 0;
+  /// the share of the run's bytes or messages (the larger) in grid offsets the training grids never had, taken
+  /// as the seen neighbour classes' median (GridClasses::unseen): added to the band; and their names
+  double unseen = 0;
+  std::vector<std::string> unseen_classes;
 };
 BandTerms model_band_terms(const QueueingModel& model, const Platform& platform, const HostCounts& placement);
 
+/// The point-to-point structure a model uses at n processes: "2-D grid, 4 classes; 8x8 at 64, 2 unseen: (+1,+1),
+/// ...", "3-D halo exchange", "no process grid (curves in n)". Throws Error when a grid file names no grid for n.
+std::string structure_at(const QueueingModel& model, int procs);
+
 /// prediction_band, and for the queueing model at least its own terms (model_band_terms of the placement;
+/// plus the unseen classes' share;
 /// the second form takes them computed once, as a sweep does for both band and warning).
 double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                        bool amdahl, int procs);

@@ -38,6 +38,8 @@ struct ModelArgs {
   bool work_growth = false; // accepted for older scripts: the default since session 11
   bool constant_work = false;
   bool identify_network = false;
+  std::string grid;
+  std::string grid_file;
   bool force = false;
   std::vector<std::string> host_map;
 };
@@ -70,6 +72,13 @@ int run_fit(const ModelArgs& a)
     variant.work_growth = false;
   else if (a.work_growth)
     variant.work_growth = true;
+  if (!a.grid.empty() && !a.grid_file.empty())
+    throw Error("--grid and --grid-file: give one of them");
+  if (!a.grid_file.empty())
+    variant.grid_rules = {load_grid_file(a.grid_file)};
+  else if (!a.grid.empty())
+    variant.grid_rules = grid_rules_from_spec(a.grid);
+  variant.grid_given = !variant.grid_rules.empty();
   QueueingModel model = fit_queueing_model(runs, platform, variant);
   model.reliability = assess_reliability(runs, platform, variant);
   model.provenance["platform"] = a.platform;
@@ -118,11 +127,20 @@ int run_fit(const ModelArgs& a)
     std::cout << fmt::format("  B(n) bytes per run    {} ({}); m(n) = B(n) / (n s(n))\n", model.run_bytes->describe(),
                              curve_form_name(model.run_bytes->form));
   if (model.grid) {
-    const GridExchange& g = *model.grid;
-    std::cout << fmt::format("  grid halo exchange    (ranks r, r+1 along the {} side) {:.4g} messages of {:.4g} B "
-                             "px^0 py^-{:.2f} per x pair, {:.4g} of {:.4g} B px^-{:.2f} per y pair, besides s(n), B(n)\n",
-                             g.unit_stride_on_smaller ? "shorter" : "longer", g.messages_x, g.bytes_x, g.exponent_x,
-                             g.messages_y, g.bytes_y, g.exponent_y);
+    const GridClasses& g = *model.grid;
+    std::cout << fmt::format("  process grid          {} ({}), besides s(n), B(n):\n", g.describe(), g.rule.describe());
+    for (const GridClass& k : g.classes)
+      std::cout << fmt::format("    {:<14} {:.4g} messages per pair of {:.4g} B x {}^{:.2f} (seen at {})\n", k.name(),
+                               k.messages_per_pair, k.bytes, k.cut ? "A" : "n", k.cut ? k.exponent : -k.exponent,
+                               [&] {
+                                 std::string at;
+                                 for (int n : k.seen_at)
+                                   at += (at.empty() ? "" : ", ") + std::to_string(n);
+                                 return at;
+                               }());
+    if (!g.silent.empty())
+      std::cout << fmt::format("    {} offset{} silent (the training grids had them; nothing was sent)\n",
+                               g.silent.size(), g.silent.size() == 1 ? "" : "s");
   }
   if (model.halo) {
     const HaloExchange& h = *model.halo;
@@ -162,6 +180,44 @@ int run_fit(const ModelArgs& a)
   return 0;
 }
 
+// The model's communication inputs at n as the network uses them: messages per process s(n) (grid and curves),
+// the bytes a run sends n s(n) m(n), the busiest receiver's share h(n)
+nlohmann::json model_inputs_at(const QueueingModel& model, int n)
+{
+  double s = cycles_at(model, n);
+  return {{"messages_per_process", s}, {"run_bytes", n * s * message_bytes_at(model, n)},
+          {"busiest_receive_share", hot_receive_share_at(model, n)}};
+}
+
+// predict --grid / --grid-file: the model's classes on other grids of the same dimensionality
+void override_grid(QueueingModel& model, const ModelArgs& a)
+{
+  if (!a.grid.empty() && !a.grid_file.empty())
+    throw Error("--grid and --grid-file: give one of them");
+  if (!model.grid)
+    throw Error(fmt::format("{}: the model has no process grid (fit it with --grid or --grid-file)", a.model));
+  GridRule rule;
+  if (!a.grid_file.empty()) {
+    rule = load_grid_file(a.grid_file);
+  } else {
+    std::vector<GridRule> rules = grid_rules_from_spec(a.grid);
+    // the model's orientation and periodicity unless the spec names them
+    rule = model.grid->rule;
+    rule.kind = "dims_create";
+    rule.grids.clear();
+    if (rules.front().dimensions == rules.back().dimensions)
+      rule.dimensions = rules.front().dimensions;
+    if (a.grid.find(":periodic") != std::string::npos)
+      rule.periodic = true;
+    if (a.grid.find(":transposed") != std::string::npos)
+      rule.transposed = true;
+  }
+  if (rule.dimensions != model.grid->rule.dimensions)
+    throw Error(fmt::format("{}: the grid has {} axes, the model's classes {}", a.grid.empty() ? a.grid_file : "--grid '" + a.grid + "'",
+                            rule.dimensions, model.grid->rule.dimensions));
+  model.grid->rule = rule;
+}
+
 int run_predict(const ModelArgs& a)
 {
   std::optional<OutputTarget> svg;
@@ -169,6 +225,8 @@ int run_predict(const ModelArgs& a)
     svg = check_output(a.svg, "curve", a.force);
   Platform platform = load_platform(a.platform);
   auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
+  if (!a.grid.empty() || !a.grid_file.empty())
+    override_grid(model, a);
   for (const std::string& w : model.warnings)
     std::cerr << "warning: " << a.model << ": " << w << "\n";
   const Reliability& rel = model.reliability;
@@ -188,11 +246,22 @@ int run_predict(const ModelArgs& a)
   // (computed once a point, for its band and its warning)
   std::map<int, double> bands;
   std::map<int, std::string> guesses;
+  std::map<int, std::vector<std::string>> unseen;
   for (const SweepPoint& p : points) {
     int n = p.queueing.procs;
     BandTerms terms =
         use_amdahl ? BandTerms{} : model_band_terms(model, platform, place_processes(platform, a.placement, n));
     bands[n] = prediction_band(rel, terms, use_amdahl, n);
+    if (!terms.unseen_classes.empty()) {
+      unseen[n] = terms.unseen_classes;
+      std::string names;
+      for (const std::string& u : terms.unseen_classes)
+        names += (names.empty() ? "" : " ") + u;
+      std::cerr << fmt::format("warning: {}: at {} processes the grid has {} offset{} the training grids never had "
+                               "({}): taken as the seen classes' median, {:.0f}% of the traffic, added to the band\n",
+                               a.model, n, terms.unseen_classes.size(), terms.unseen_classes.size() == 1 ? "" : "s",
+                               names, 100 * terms.unseen);
+    }
     std::string why = prediction_warning(model, terms, use_amdahl, n, p.queueing.time_s, p.amdahl_s);
     if (!why.empty())
       guesses[n] = why;
@@ -219,6 +288,9 @@ int run_predict(const ModelArgs& a)
                                                                      recommended(p) * (1 + band)})
                                            : nlohmann::json(nullptr)},
                       {"warning", guess == guesses.end() ? "" : guess->second},
+                      {"structure", structure_at(model, p.queueing.procs)},
+                      {"inputs", model_inputs_at(model, p.queueing.procs)},
+                      {"unseen_classes", unseen[p.queueing.procs]},
                       {"speedup", p.speedup},
                       {"bottleneck", p.queueing.bottleneck},
                       {"bottleneck_utilization", p.queueing.bottleneck_utilization},
@@ -236,6 +308,8 @@ int run_predict(const ModelArgs& a)
                          {"exhaustive", group->exhaustive}};
     std::cout << j.dump(2) << "\n";
   } else {
+    if (model.grid || model.halo)
+      std::cout << fmt::format("point-to-point structure: {}\n\n", structure_at(model, procs.back()));
     std::cout << fmt::format("{:>6} {:>14} {:>12} {:>14} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s",
                              use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
     for (const SweepPoint& p : points) {
@@ -371,6 +445,11 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   fit_qn->add_flag("--identify-network", margs->identify_network,
                    "keep Net_Constant at 1 unless its effect on the most network-heavy run passes twice the CPU "
                    "side's scatter (session 14's test; off by default: it failed its held-out criterion)");
+  fit_qn->add_option("--grid", margs->grid,
+                     "class point-to-point traffic on MPI_Dims_create's process grid: dims_create (1-3 axes), "
+                     "dims_create:D, optionally :periodic or :transposed (default: detected from the partner lists)");
+  fit_qn->add_option("--grid-file", margs->grid_file,
+                     "class point-to-point traffic on the grids of a file: lines 'N AxB[xC] [periodic]'");
   fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 
@@ -387,6 +466,8 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
 
   pr->add_option("--svg", margs->svg, "write the curves as SVG");
   pr->add_flag("--json", margs->json, "print JSON objects with procs and predicted_s");
+  pr->add_option("--grid", margs->grid, "the model's grid classes on MPI_Dims_create's grids: dims_create[:D][:periodic][:transposed]");
+  pr->add_option("--grid-file", margs->grid_file, "the model's grid classes on the grids of a file: lines 'N AxB[xC] [periodic]'");
   pr->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({pr, [margs] { return run_predict(*margs); }});
 
