@@ -8,7 +8,7 @@
 # so they are timed on a quiet machine.
 #
 #   bench/phases_study.sh KERNELS.db OUTDIR [hpcc=/usr/bin/hpcc] [minife=PATH/miniFE.x] [minimd=PATH/miniMD_openmpi]
-#                         [comd=PATH/CoMD-mpi]
+#                         [comd=PATH/CoMD-mpi] [minisweep=PATH/sweep]
 #
 # Codes not named are skipped; a named code whose binary is absent is
 # refused. KERNELS.db comes from bench/phases_kernel_db.sh on this machine.
@@ -27,9 +27,9 @@
 # (3); the paper's eq. 1 on the sizes as given is printed beside it and kept
 # in the CSV. SIZE_DIM=0 predicts with the paper's alone (sessions 5 to 12).
 # The ladders of small sizes: MINIFE_LADDER (40:+8), MINIMD_LADDER (16:+3),
-# COMD_LADDER (10:+2), HPCC_LADDER (512:*sqrt 2).
+# COMD_LADDER (10:+2), MINISWEEP_LADDER (12:*2^(1/4):round), HPCC_LADDER (512:*sqrt 2).
 set -euo pipefail
-usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH] [comd=PATH]"
+usage="usage: bench/phases_study.sh KERNELS.db OUTDIR [hpcc=PATH] [minife=PATH] [minimd=PATH] [comd=PATH] [minisweep=PATH]"
 if [ "${1:-}" = "--under-lock" ]; then # small|target DIR LADDER MORE MAX_PHASES MAX_SIZES COMMAND...: one locked piece
   piece=$2 dir=$3 ladder=$4 more=$5 max_phases=$6 max_sizes=$7
   shift 7
@@ -104,7 +104,7 @@ declare -A bin
 for arg in "$@"; do
   code=${arg%%=*}
   path=${arg#*=}
-  case $code in hpcc | minife | minimd | comd) ;; *) echo "phases_study: unknown code '$code' ($usage)" >&2; exit 2 ;; esac
+  case $code in hpcc | minife | minimd | comd | minisweep) ;; *) echo "phases_study: unknown code '$code' ($usage)" >&2; exit 2 ;; esac
   [ -x "$path" ] || { echo "phases_study: $code: $path is not an executable (build it first, see docs/phases.md)" >&2; exit 2; }
   bin[$code]=$(cd "$(dirname "$path")" && pwd)/$(basename "$path")
 done
@@ -193,6 +193,14 @@ if [ -n "${bin[comd]:-}" ]; then
   cmd=($mpirun "${bin[comd]}" -i 2 -j 1 -k 1 -x {size} -y {size} -z {size} -N 100 -n 100)
   study comd "${COMD_LADDER:-10:+2}" 4 4 3 || failed="$failed comd"
 fi
+if [ -n "${bin[minisweep]:-}" ]; then
+  # minisweep (ORNL's KBA sweep miniapp): {size} cells a side, 16 energy
+  # groups, 16 angles per octant, 4 sweep iterations; the 2 ranks split x,
+  # one z-plane per sweep block (nblock_z must divide ncell_z)
+  cmd=($mpirun "${bin[minisweep]}" --ncell_x {size} --ncell_y {size} --ncell_z {size} --ne 16 --na 16 --niterations 4
+    --nproc_x 2 --nproc_y 1 --nblock_z {size})
+  study minisweep "${MINISWEEP_LADDER:-12:*1.189207115:round}" 4 4 3 || failed="$failed minisweep"
+fi
 
 python3 - "$out" <<'PY'
 import csv, json, os, sys
@@ -201,7 +209,7 @@ rows = []
 def rule(t):  # the rule that carried the phases to the run, or the rules averaged (since session 14)
     a = t.get("averaged") or []
     return "mean of " + " + ".join(a) if len(a) > 1 else t["rule"]
-for code in ("hpcc", "minife", "minimd", "comd"):
+for code in ("hpcc", "minife", "minimd", "comd", "minisweep"):
     f = os.path.join(out, code, "predict.json")
     if not os.path.exists(f):
         continue
@@ -221,7 +229,7 @@ for code in ("hpcc", "minife", "minimd", "comd"):
                  f"{100 * j['error']:.1f}", "", "", dim] +
                 (["", f"{jp['predicted_s']:.4g}", f"{100 * jp['error']:.1f}"] if "predicted_s" in jp else ["", "", ""]))
 stab = []
-for code in ("hpcc", "minife", "minimd", "comd"):
+for code in ("hpcc", "minife", "minimd", "comd", "minisweep"):
     k = 1
     while os.path.exists(os.path.join(out, code, f"predict-run-{k}.json")):
         j = json.load(open(os.path.join(out, code, f"predict-run-{k}.json")))
