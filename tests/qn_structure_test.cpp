@@ -109,13 +109,16 @@ TEST(QnStructure, GridFileNamesEachCountsGridAndABadLineIsAClearError)
   EXPECT_EQ(r.kind, "file");
   EXPECT_EQ(r.at(64).dims, (std::vector<int>{2, 32}));
   EXPECT_EQ(r.at(64).periodic, (std::vector<bool>{false, false}));
+  // one process, unnamed: every side 1 (the one-process run a fit takes)
+  EXPECT_EQ(r.at(1).dims, (std::vector<int>{1, 1}));
   // a count the file does not name: an error saying which counts it names
   EXPECT_THROW(
       {
         try {
           r.at(16);
         } catch (const Error& e) {
-          EXPECT_NE(std::string(e.what()).find("no grid for 16 processes (it names 2, 64)"), std::string::npos)
+          EXPECT_NE(std::string(e.what()).find("g.txt: the grid file names no grid for 16 processes (it names 2, 64)"),
+                    std::string::npos)
               << e.what();
           throw;
         }

@@ -50,9 +50,14 @@ ProcessGrid GridRule::at(int procs) const
 {
   if (kind == "file") {
     auto it = grids.find(procs);
+    if (it == grids.end() && procs == 1 && !grids.empty()) {
+      ProcessGrid one = grids.begin()->second;
+      std::fill(one.dims.begin(), one.dims.end(), 1);
+      return one;
+    }
     if (it == grids.end())
-      throw Error(fmt::format("the grid file names no grid for {} processes (it names {}); add a line '{} AxB[xC]'",
-                              procs,
+      throw Error(fmt::format("{}: the grid file names no grid for {} processes (it names {}); add a line '{} AxB[xC]'",
+                              source.empty() ? std::string("--grid-file") : source, procs,
                               [&] {
                                 std::string counts;
                                 for (const auto& [n, g] : grids)
@@ -125,6 +130,7 @@ GridRule parse_grid_file(const std::string& text, const std::string& path)
 {
   GridRule rule;
   rule.kind = "file";
+  rule.source = path;
   std::istringstream lines(text);
   std::size_t number = 0;
   for (std::string line; std::getline(lines, line);) {
@@ -187,6 +193,7 @@ void to_json(nlohmann::json& j, const GridRule& r)
 {
   j = {{"kind", r.kind}, {"dimensions", r.dimensions}};
   if (r.kind == "file") {
+    j["source"] = r.source;
     nlohmann::json grids = nlohmann::json::array();
     for (const auto& [n, g] : r.grids) {
       std::vector<int> periodic(g.periodic.begin(), g.periodic.end());
@@ -205,6 +212,7 @@ void from_json(const nlohmann::json& j, GridRule& r)
   j.at("dimensions").get_to(r.dimensions);
   r.grids.clear();
   if (r.kind == "file") {
+    r.source = j.value("source", "");
     for (const auto& g : j.at("grids")) {
       ProcessGrid grid;
       g.at("dims").get_to(grid.dims);

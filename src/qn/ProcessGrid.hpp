@@ -33,7 +33,9 @@ struct GridRule {
   bool transposed = false; ///< the smallest side first (x the smallest): a row-major MPI_Cart's rank order
   bool periodic = false;   ///< every axis wraps (dims_create)
   std::map<int, ProcessGrid> grids;
-  /// The grid of n processes; throws Error when a file names none for n.
+  std::string source; ///< the grid file's name (file), for messages
+  /// The grid of n processes; throws Error when a file names none for n > 1 (one process: all sides 1, periodic
+  /// as the file's first grid, unless the file names it).
   ProcessGrid at(int procs) const;
   std::string describe() const;
 };
