@@ -206,6 +206,60 @@ TEST(Cli, FitFollowsRecordedWorkUnlessConstantWorkIsAsked)
   EXPECT_NE(both.status, 0);
 }
 
+TEST(Cli, FitAndPredictTakeTheProcessGrid)
+{
+  // replays of a 2-D face exchange on 2x1, 2x2 and 4x2 (x fastest; 10
+  // messages of 1,000 bytes per neighbour pair) at 1, 2, 4 and 8 processes:
+  // `fit qn --grid-file` classes it on the file's grids and `predict` lays
+  // the classes on the 64-process grid the file names
+  test::TempDir dir;
+  std::string platform = examples() + "/platforms/table1-2nodes.json";
+  std::string runs;
+  for (auto [n, px] : {std::pair{1, 1}, {2, 2}, {4, 2}, {8, 4}}) {
+    nlohmann::json ranks = nlohmann::json::array();
+    for (int r = 0; r < n; ++r) {
+      int x = r % px, y = r / px, py = n / px;
+      nlohmann::json partners = nlohmann::json::array();
+      for (auto [dx, dy] : {std::pair{-1, 0}, {1, 0}, {0, -1}, {0, 1}})
+        if (x + dx >= 0 && x + dx < px && y + dy >= 0 && y + dy < py)
+          partners.push_back({{"rank", x + dx + px * (y + dy)}, {"messages", 10}, {"bytes", 10000}});
+      double sent = 10.0 * static_cast<double>(partners.size());
+      ranks.push_back({{"host", fmt::format("e5620-{}", r % 2)}, {"compute_s", 1.0 / n}, {"wait_s", 0.001},
+                       {"communicate_s", 0.001}, {"messages_sent", sent}, {"bytes_sent", 1000 * sent},
+                       {"bytes_received", 1000 * sent}, {"partners", partners}});
+    }
+    nlohmann::json doc = {{"makespan_s", 1.0 / n + 0.002 * (n > 1)}, {"ranks", ranks}};
+    runs += " " + dir.file(fmt::format("run-{}.json", n), doc.dump());
+  }
+  std::string grids = dir.file("faces.grid", "# x fastest\n1 1x1\n2 2x1\n4 2x2\n8 4x2\n64 8x8\n");
+  std::string model = dir.path() + "/m.json";
+  auto fit = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + model + " --grid-file " + grids);
+  ASSERT_EQ(fit.status, 0) << fit.output;
+  EXPECT_NE(fit.output.find("process grid          2-D grid, 4 classes"), std::string::npos) << fit.output;
+  auto pr = test::run_perfcast("predict " + model + " -p " + platform + " --procs 64 --json");
+  ASSERT_EQ(pr.status, 0) << pr.output;
+  // (warnings on stderr first: the fit has 3 sending runs for 2 constants)
+  auto row = nlohmann::json::parse(pr.output.substr(pr.output.find("{\n")))["predictions"][0];
+  EXPECT_NE(row["structure"].get<std::string>().find("8x8 at 64"), std::string::npos) << row.dump();
+  // 224 ordered neighbour pairs of 10 messages at 8x8: 35 a process
+  EXPECT_NEAR(row["inputs"]["messages_per_process"].get<double>(), 35, 1e-6) << row.dump();
+  // a count the file does not name, a bad line, and both options at once are errors that say so
+  auto unnamed = test::run_perfcast("predict " + model + " -p " + platform + " --procs 32");
+  EXPECT_EQ(unnamed.status, 1);
+  EXPECT_NE(unnamed.output.find("faces.grid: the grid file names no grid for 32 processes"), std::string::npos)
+      << unnamed.output;
+  std::string bad = dir.file("bad.grid", "2 2x1\n32 4x4\n");
+  auto refused = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + dir.path() + "/x.json --grid-file " +
+                                    bad);
+  EXPECT_EQ(refused.status, 1);
+  EXPECT_NE(refused.output.find("bad.grid:2: grid 4x4 holds 16 processes, not 32"), std::string::npos)
+      << refused.output;
+  auto both = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + dir.path() +
+                                 "/x.json --grid dims_create --grid-file " + grids);
+  EXPECT_EQ(both.status, 1);
+  EXPECT_NE(both.output.find("--grid and --grid-file: give one of them"), std::string::npos) << both.output;
+}
+
 TEST(Cli, ModelBadInputIsNamed)
 {
   test::TempDir dir;
