@@ -1,6 +1,7 @@
 #include "phase/ScalingFit.hpp"
 
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -161,12 +162,7 @@ double forward_smape(const std::vector<double>& sizes, const std::vector<double>
   return used > 0 ? sum / used : -1;
 }
 
-double median_spread(std::vector<double> spreads) {
-  if (spreads.empty()) return 0;
-  std::sort(spreads.begin(), spreads.end());
-  const std::size_t m = spreads.size() / 2;
-  return spreads.size() % 2 ? spreads[m] : (spreads[m - 1] + spreads[m]) / 2;
-}
+double median_spread(std::vector<double> spreads) { return median(std::move(spreads)); }
 
 double log_departure(const std::vector<double>& sizes, int log_power) {
   // y = k ln log2(n) against u = ln n: the least-squares line is the closest

@@ -1,6 +1,7 @@
 #include "qn/GridClasses.hpp"
 
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -131,13 +132,6 @@ PowerFit fit_power(const std::vector<std::pair<double, double>>& xy, double lo, 
   for (const auto& [x, y] : xy)
     f.error += std::pow(std::log(y) - log_c - f.k * std::log(x), 2);
   return f;
-}
-
-double median(std::vector<double> v)
-{
-  std::sort(v.begin(), v.end());
-  std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "qn/TrafficStructure.hpp"
 
+#include "core/Statistics.hpp"
 #include "net/SmpiFactors.hpp"
 
 #include <algorithm>
@@ -17,12 +18,7 @@ double setup_messages_limit(const MeasuredRun& run)
     for (const PartnerTraffic& p : run.partners[rank])
       if (p.messages > 0 && static_cast<std::size_t>(p.to) != rank)
         pairs.push_back(p.messages);
-  if (pairs.empty())
-    return 0;
-  std::sort(pairs.begin(), pairs.end());
-  std::size_t half = pairs.size() / 2;
-  double median = pairs.size() % 2 == 1 ? pairs[half] : (pairs[half - 1] + pairs[half]) / 2;
-  return median / 10;
+  return median(std::move(pairs)) / 10; // 0 when the run lists no pair
 }
 
 GridTraffic measured_grid_traffic(const MeasuredRun& run)
