@@ -406,6 +406,11 @@ TEST(QnStructure, RingBesideAllPairsGrowsAsAConstantPlusNMinusThree)
     ClassTrafficAt t = grid_class_traffic(*fit.table, n);
     EXPECT_NEAR(t.messages / n, 2 * kRing + (n - 3), 1e-9) << n;
     EXPECT_NEAR(t.bytes, n * 2 * kRing * kRingBytes + (n - 3) * kV, 1e-6 * t.bytes) << n;
+    // every rank receives its two ring faces and one message of V / n from each of the n - 3 others
+    for (int r : {0, n / 2, n - 1})
+      EXPECT_NEAR(t.received[static_cast<std::size_t>(r)], 2 * kRing * kRingBytes + (n - 3) * kV / n,
+                  1e-9 * t.bytes / n)
+          << n << " rank " << r;
   }
   // the model: at 64 its messages per process are the ring's, the all pairs' and the allreduce's
   Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");

@@ -446,6 +446,10 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
     else
       by_offset[k.offset] = &k;
   std::set<Offset> silent(table.silent.begin(), table.silent.end());
+  // a class's bytes per message at this grid (`o` its offset; the all-to-all class is never a cut)
+  auto size_of = [&](const GridClass& k, const Offset& o) {
+    return k.cut ? k.bytes * std::pow(area_of(t.grid, o), k.exponent) : k.bytes * std::pow(n, -k.exponent);
+  };
   // an unseen offset crossing `axes` axes: the median messages per pair and bytes per message at this grid of the
   // carried classes crossing as many (or the fewest); none when no neighbour class carried messages
   std::map<int, std::pair<std::vector<double>, std::vector<double>>> carried; // axes -> (messages, sizes)
@@ -453,17 +457,13 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
     if (!k.offset.empty() && k.messages_per_pair > 0) {
       auto& [messages, sizes] = carried[nonzero(k.offset)];
       messages.push_back(k.messages_per_pair);
-      sizes.push_back(k.cut ? k.bytes * std::pow(area_of(t.grid, k.offset), k.exponent)
-                            : k.bytes * std::pow(n, -k.exponent));
+      sizes.push_back(size_of(k, k.offset));
     }
   int most_axes = carried.empty() ? 0 : carried.rbegin()->first;
   auto guess = [&](const Offset& o) {
     auto it = carried.find(nonzero(o));
     const auto& [messages, sizes] = it != carried.end() ? it->second : carried.begin()->second;
     return std::pair{median(messages), median(sizes)};
-  };
-  auto size_of = [&](const GridClass& k, const Offset& o) {
-    return k.cut ? k.bytes * std::pow(area_of(t.grid, o), k.exponent) : k.bytes * std::pow(n, -k.exponent);
   };
   std::vector<Offset> offsets = all_offsets(t.grid.dims.size());
   auto near = neighbourhoods(t.grid, offsets);
@@ -492,13 +492,15 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
         if (to == r)
           t.self_messages += messages, t.self_bytes += bytes;
       }
-    if (all != nullptr)
-      for (int to = 0; to < n; ++to)
-        if (to != r && !mine.count(to)) {
-          double messages = all->messages_per_pair, bytes = messages * size_of(*all, {});
-          t.messages += messages, t.bytes += bytes;
-          t.received[static_cast<std::size_t>(to)] += bytes;
-        }
+    if (all != nullptr) {
+      // every rank that is no grid neighbour: neighbourhoods are symmetric (the offsets come in +- pairs, and a
+      // wrap or an edge treats both ways alike), so as many ranks send to r in the class as r sends to, and a
+      // count replaces a pass over all n ranks per rank (n^2 at a large target)
+      double others = static_cast<double>(n - 1) - static_cast<double>(mine.size() - mine.count(r));
+      double messages = others * all->messages_per_pair, bytes = messages * size_of(*all, {});
+      t.messages += messages, t.bytes += bytes;
+      t.received[static_cast<std::size_t>(r)] += bytes;
+    }
   }
   t.unseen.assign(unseen.begin(), unseen.end());
   return t;
