@@ -153,12 +153,22 @@ std::pair<double, double> median_and_spread(const std::vector<double>& v) {
 
 } // namespace
 
-double extrapolation_noise(const std::vector<double>& sizes, double target, double spread) {
-  if (sizes.size() < 2 || !(spread > 0)) return 0;
+namespace {
+
+/// The sizes' logs: their mean and the sum of their squared deviations from it (a log-log line's leverage).
+std::pair<double, double> log_mean_and_sxx(const std::vector<double>& sizes) {
   double mean = 0;
   for (double n : sizes) mean += std::log(n) / static_cast<double>(sizes.size());
   double sxx = 0;
   for (double n : sizes) sxx += (std::log(n) - mean) * (std::log(n) - mean);
+  return {mean, sxx};
+}
+
+} // namespace
+
+double extrapolation_noise(const std::vector<double>& sizes, double target, double spread) {
+  if (sizes.size() < 2 || !(spread > 0)) return 0;
+  const auto [mean, sxx] = log_mean_and_sxx(sizes);
   if (!(sxx > 0)) return std::numeric_limits<double>::infinity();
   const double d = std::log(target) - mean;
   return spread * std::sqrt(1 / static_cast<double>(sizes.size()) + d * d / sxx);
@@ -167,10 +177,7 @@ double extrapolation_noise(const std::vector<double>& sizes, double target, doub
 double supported_factor(const std::vector<double>& sizes, double spread, double bound) {
   if (sizes.size() < 2 || !(spread > 0)) return std::numeric_limits<double>::infinity();
   const double largest = *std::max_element(sizes.begin(), sizes.end());
-  double mean = 0;
-  for (double n : sizes) mean += std::log(n) / static_cast<double>(sizes.size());
-  double sxx = 0;
-  for (double n : sizes) sxx += (std::log(n) - mean) * (std::log(n) - mean);
+  const auto [mean, sxx] = log_mean_and_sxx(sizes);
   // (bound / spread)^2 = 1/N + (ln S - mean)^2 / sxx, solved for ln S
   const double q = (bound / spread) * (bound / spread) - 1 / static_cast<double>(sizes.size());
   if (!(q > 0)) return 1;

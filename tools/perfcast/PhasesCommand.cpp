@@ -117,6 +117,19 @@ struct MeasuredRun {
   std::map<std::string, double> phase_s;
 };
 
+// Every repeat of a size, the run's seconds and each phase's (for their medians over the repeats).
+std::vector<phase::RepeatTimes> repeat_times(const std::string& dir, const phase::SizeRecord& record,
+                                             const std::vector<std::string>& phases) {
+  std::vector<phase::RepeatTimes> repeats;
+  for (std::size_t k = 1; k <= record.runs.size(); ++k) {
+    const phase::MergedProfile one = phase::load_size_profile(dir, phase::pick_run(record, static_cast<int>(k)));
+    phase::RepeatTimes t{one.seconds(), {}};
+    for (const std::string& p : phases) t.phase_seconds[p] = one.inclusive_seconds(p);
+    repeats.push_back(std::move(t));
+  }
+  return repeats;
+}
+
 MeasuredRun load_measured(const std::string& dir, double size, const std::vector<std::string>& phases) {
   const phase::PhaseRunLog log = phase::read_phase_runs(dir);
   for (const phase::SizeRecord& r : log.sizes)
@@ -128,14 +141,7 @@ MeasuredRun load_measured(const std::string& dir, double size, const std::vector
       // Each phase at its own median over the repeats, as the small sizes
       // (the median run by total need not hold the phase's median); the run
       // stays the median run by total.
-      std::vector<phase::RepeatTimes> repeats;
-      for (std::size_t k = 1; k <= r.runs.size(); ++k) {
-        const phase::MergedProfile one = phase::load_size_profile(dir, phase::pick_run(r, static_cast<int>(k)));
-        phase::RepeatTimes t{one.seconds(), {}};
-        for (const std::string& p : phases) t.phase_seconds[p] = one.inclusive_seconds(p);
-        repeats.push_back(t);
-      }
-      out.phase_s = phase::size_run_from_repeats(size, repeats, phases).phase_seconds;
+      out.phase_s = phase::size_run_from_repeats(size, repeat_times(dir, r, phases), phases).phase_seconds;
       return out;
     }
   throw Error(fmt::format("{}/phases.json: no run at size {:g} (expected perfcast phases measure -o {} --size {:g})",
@@ -224,14 +230,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         // best-score keeps session 13's points, the phase in the median run
         // by total.
         if (a.choice != "best-score" && a.run <= 0 && r.runs.size() >= 2) {
-          std::vector<phase::RepeatTimes> repeats;
-          for (std::size_t k = 1; k <= r.runs.size(); ++k) {
-            const phase::MergedProfile one = phase::load_size_profile(a.dir, phase::pick_run(r, static_cast<int>(k)));
-            phase::RepeatTimes t{one.seconds(), {}};
-            for (const std::string& p : phases) t.phase_seconds[p] = one.inclusive_seconds(p);
-            repeats.push_back(t);
-          }
-          const phase::SizeRun each = phase::size_run_from_repeats(size, repeats, phases);
+          const phase::SizeRun each = phase::size_run_from_repeats(size, repeat_times(a.dir, r, phases), phases);
           run.phase_seconds = each.phase_seconds;
           run.phase_spread = each.phase_spread;
         }
