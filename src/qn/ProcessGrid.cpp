@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <optional>
 #include <sstream>
 
 namespace perfcast {
@@ -126,6 +127,23 @@ std::vector<GridRule> grid_rules_from_spec(const std::string& spec)
   return rules;
 }
 
+namespace {
+
+// A whole word that is a positive integer; nothing otherwise.
+std::optional<int> positive_integer(const std::string& word)
+{
+  try {
+    std::size_t used = 0;
+    int v = std::stoi(word, &used);
+    if (used == word.size() && v >= 1)
+      return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 GridRule parse_grid_file(const std::string& text, const std::string& path)
 {
   GridRule rule;
@@ -146,28 +164,17 @@ GridRule parse_grid_file(const std::string& text, const std::string& path)
     words >> dims >> flag >> extra;
     if (dims.empty() || !extra.empty() || (!flag.empty() && flag != "periodic"))
       fail_at(path, number, expected);
-    int n = 0;
-    try {
-      std::size_t used = 0;
-      n = std::stoi(count, &used);
-      if (used != count.size() || n < 1)
-        throw std::invalid_argument(count);
-    } catch (const std::exception&) {
+    std::optional<int> procs = positive_integer(count);
+    if (!procs)
       fail_at(path, number, fmt::format("process count '{}' is not a positive integer; {}", count, expected));
-    }
+    int n = *procs;
     ProcessGrid g;
     std::stringstream sides(dims);
     for (std::string side; std::getline(sides, side, 'x');) {
-      int p = 0;
-      try {
-        std::size_t used = 0;
-        p = std::stoi(side, &used);
-        if (used != side.size() || p < 1)
-          throw std::invalid_argument(side);
-      } catch (const std::exception&) {
+      std::optional<int> p = positive_integer(side);
+      if (!p)
         fail_at(path, number, fmt::format("grid '{}': side '{}' is not a positive integer; {}", dims, side, expected));
-      }
-      g.dims.push_back(p);
+      g.dims.push_back(*p);
     }
     if (g.dims.empty() || g.dims.size() > 3)
       fail_at(path, number, fmt::format("grid '{}' has {} axes (1 to 3 expected); {}", dims, g.dims.size(), expected));
