@@ -5,8 +5,34 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 
 namespace perfcast {
+
+PowerFit fit_power(const std::vector<std::pair<double, double>>& xy, double lo, double hi, double fallback)
+{
+  PowerFit f;
+  std::set<double> xs;
+  for (const auto& [x, y] : xy)
+    xs.insert(x);
+  f.k = fallback;
+  if (xs.size() >= 2) {
+    double m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (const auto& [x, y] : xy) {
+      double lx = std::log(x), ly = std::log(y);
+      m += 1, sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+    }
+    f.k = std::clamp((m * sxy - sx * sy) / (m * sxx - sx * sx), lo, hi);
+  }
+  double log_c = 0;
+  for (const auto& [x, y] : xy)
+    log_c += std::log(y) - f.k * std::log(x);
+  log_c /= static_cast<double>(xy.size());
+  f.c = std::exp(log_c);
+  for (const auto& [x, y] : xy)
+    f.error += std::pow(std::log(y) - log_c - f.k * std::log(x), 2);
+  return f;
+}
 
 double Curve::operator()(double n) const
 {

@@ -4,6 +4,7 @@
 // squares, and the choice among them by leave-one-out cross-validation.
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace perfcast {
@@ -31,6 +32,13 @@ std::vector<CurveForm> all_curve_forms();
 
 /// Least-squares fit of one form; Power needs positive ys (throws Error otherwise).
 Curve fit_curve(CurveForm form, const std::vector<double>& n, const std::vector<double>& y);
+
+/// c x^k through points (x, y > 0) by least squares in logs, k within [lo, hi] (`fallback` when the xs are
+/// one value); error is the sum of squared log residuals.
+struct PowerFit {
+  double c = 0, k = 0, error = 0;
+};
+PowerFit fit_power(const std::vector<std::pair<double, double>>& xy, double lo, double hi, double fallback);
 
 struct CurveChoice {
   Curve curve;

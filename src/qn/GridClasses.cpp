@@ -105,35 +105,6 @@ std::string offset_name(const Offset& o)
   return s + ")";
 }
 
-// c x^k through (x, y) by least squares in logs, k within [lo, hi]; the sum of squared log residuals
-struct PowerFit {
-  double c = 0, k = 0, error = 0;
-};
-PowerFit fit_power(const std::vector<std::pair<double, double>>& xy, double lo, double hi, double fallback)
-{
-  PowerFit f;
-  std::set<double> xs;
-  for (const auto& [x, y] : xy)
-    xs.insert(x);
-  f.k = fallback;
-  if (xs.size() >= 2) {
-    double m = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
-    for (const auto& [x, y] : xy) {
-      double lx = std::log(x), ly = std::log(y);
-      m += 1, sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
-    }
-    f.k = std::clamp((m * sxy - sx * sy) / (m * sxx - sx * sx), lo, hi);
-  }
-  double log_c = 0;
-  for (const auto& [x, y] : xy)
-    log_c += std::log(y) - f.k * std::log(x);
-  log_c /= static_cast<double>(xy.size());
-  f.c = std::exp(log_c);
-  for (const auto& [x, y] : xy)
-    f.error += std::pow(std::log(y) - log_c - f.k * std::log(x), 2);
-  return f;
-}
-
 } // namespace
 
 std::string GridClass::name() const { return offset_name(offset); }
@@ -386,35 +357,19 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
     }
     // the busiest receiver of the traffic beside the grid (a rooted collective's root), from the replays'
     // received bytes less the grid's
-    std::vector<double> hot_n, hot;
-    bool known = true;
+    std::vector<std::pair<int, std::vector<double>>> beside;
     for (std::size_t i = 0; i < sending.size(); ++i) {
       const MeasuredRun* r = sending[i];
       if (r->rank_bytes_received.size() != static_cast<std::size_t>(r->procs)) {
-        known = false;
+        beside.clear();
         break;
       }
       std::vector<double> rest = r->rank_bytes_received;
-      const ClassedRun& c = classed[i];
       for (std::size_t t = 0; t < rest.size(); ++t)
-        rest[t] -= c.received[t];
-      double total = 0, most = 0;
-      for (double& b : rest) {
-        b = std::max(b, 0.0);
-        total += b;
-        most = std::max(most, b);
-      }
-      if (total > 0) {
-        hot_n.push_back(r->procs);
-        hot.push_back(most / total);
-      }
+        rest[t] = std::max(rest[t] - classed[i].received[t], 0.0);
+      beside.emplace_back(r->procs, std::move(rest));
     }
-    // a share that cannot grow without bound past the runs: constant, a + b / n or c n^-k
-    auto bounded = [](const Curve& c) { return c.form != CurveForm::Power || c.b <= 0; };
-    if (known && !hot.empty() && hot.size() == sending.size())
-      table.rest_hot_receive = choose_curve(hot_n, hot, {CurveForm::Constant, CurveForm::Inverse, CurveForm::Power},
-                                            CurveForm::Constant, true, 1, {}, bounded)
-                                   .curve;
+    table.rest_hot_receive = rest_hot_receive_curve(beside);
     result.table = std::move(table);
     return result;
   }
@@ -509,16 +464,8 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
 double grid_hot_receive_share(const GridClasses& table, const ClassTrafficAt& at, double rest_bytes)
 {
   double n = static_cast<double>(at.received.size());
-  double total = rest_bytes;
-  for (double b : at.received)
-    total += b;
-  if (!(total > 0) || n < 2)
-    return 1 / std::max(n, 1.0);
-  double root = table.rest_hot_receive ? std::clamp((*table.rest_hot_receive)(n), 1 / n, 1.0) : 1 / n;
-  double most = 0;
-  for (std::size_t r = 0; r < at.received.size(); ++r)
-    most = std::max(most, at.received[r] + rest_bytes * (r == 0 ? root : (1 - root) / (n - 1)));
-  return std::clamp(most / total, 1 / n, 1.0);
+  return busiest_receive_share(at.received, rest_bytes,
+                               table.rest_hot_receive ? (*table.rest_hot_receive)(n) : 1 / std::max(n, 1.0));
 }
 
 void to_json(nlohmann::json& j, const GridClasses& t)

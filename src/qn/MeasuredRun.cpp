@@ -3,6 +3,7 @@
 #include "core/Error.hpp"
 #include "core/Text.hpp"
 #include "core/Units.hpp"
+#include "trace/ActionKeywords.hpp"
 #include "trace/TraceDirectory.hpp"
 
 #include <algorithm>
@@ -184,6 +185,39 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
         list.push_back(t);
       }
       r.partners.push_back(std::move(list));
+    }
+  }
+  // the collectives' calls per type (replays since session 16 list them)
+  if (std::all_of(ranks.begin(), ranks.end(), [](const json& rank) { return rank.contains("collective_calls"); })) {
+    r.collectives_listed = true;
+    std::map<std::string, std::size_t> index;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+      std::string where = fmt::format("{}: ranks[{}]: collective_calls", path, i);
+      const json& list = ranks[i].at("collective_calls");
+      if (!list.is_array())
+        fail_in(where, "expected an array of {type, calls, root_calls, payload_bytes}");
+      for (const json& c : list) {
+        if (!c.is_object() || !c.contains("type") || !c["type"].is_string())
+          fail_in(where, "expected each entry to name its collective as \"type\" (such as \"allreduce\")");
+        std::string type = c["type"].get<std::string>();
+        const Keyword* k = find_keyword(type);
+        if (k == nullptr || k->nonblocking || !is_collective(k->type))
+          fail_in(where, fmt::format("'{}' is no collective (expected a blocking collective's keyword, such as "
+                                     "allreduce)",
+                                     type));
+        double calls = number(c, "calls", where), roots = number(c, "root_calls", where),
+               payload = number(c, "payload_bytes", where);
+        if (!(calls >= 0) || !(roots >= 0) || roots > calls || !(payload >= 0))
+          fail_in(where, fmt::format("{}: expected calls >= 0, root_calls between 0 and calls and payload_bytes >= 0",
+                                     type));
+        auto [it, added] = index.emplace(type, r.collectives.size());
+        if (added)
+          r.collectives.push_back({type, std::vector<double>(ranks.size(), 0.0), std::vector<double>(ranks.size(), 0.0), 0});
+        CollectiveRecord& record = r.collectives[it->second];
+        record.calls[i] += calls;
+        record.root_calls[i] += roots;
+        record.payload_bytes += payload;
+      }
     }
   }
   if (doc.contains("message_sizes"))

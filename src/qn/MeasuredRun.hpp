@@ -20,6 +20,14 @@ struct SizeClass {
   double min_bytes = 0, max_bytes = 0, messages = 0, bytes = 0;
 };
 
+/// Calls of one collective type on communicators of every rank, as `perfcast replay --json` lists them.
+struct CollectiveRecord {
+  std::string type;                ///< "allreduce" (a trace keyword; non-blocking calls under the blocking name)
+  std::vector<double> calls;       ///< per rank
+  std::vector<double> root_calls;  ///< per rank, the rooted calls it was the root of
+  double payload_bytes = 0;        ///< over all ranks and calls: collective_payload_bytes summed
+};
+
 struct MeasuredRun {
   int procs = 0;
   std::map<std::string, int> placement; ///< host -> processes on it
@@ -42,6 +50,9 @@ struct MeasuredRun {
   std::vector<std::vector<PartnerTraffic>> partners;
   /// every message sent (collectives' schedules included) by size; empty when unknown
   std::vector<SizeClass> message_sizes;
+  /// every collective type the run called (replays since session 16 list them); see collectives_listed
+  std::vector<CollectiveRecord> collectives;
+  bool collectives_listed = false; ///< the run file lists its collective calls (an empty list: none called)
   std::string source;                   ///< file (and line) it came from
 };
 

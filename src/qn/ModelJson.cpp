@@ -109,6 +109,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["grid_classes"] = *m.grid;
   if (m.halo)
     j["halo_exchange"] = *m.halo;
+  if (m.collectives)
+    j["collective_traffic"] = *m.collectives;
   if (!m.size_mix.empty()) {
     nlohmann::json mix = nlohmann::json::array();
     for (const SizeShare& c : m.size_mix)
@@ -143,6 +145,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.grid = grid_exchange_classes(j.at("grid_exchange"));
     if (j.contains("halo_exchange"))
       m.halo = j.at("halo_exchange").get<HaloExchange>();
+    if (j.contains("collective_traffic"))
+      m.collectives = j.at("collective_traffic").get<CollectiveTraffic>();
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});

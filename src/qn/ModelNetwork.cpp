@@ -77,11 +77,15 @@ Nic nic_of(const Platform& platform, int host)
 GridTraffic structured_traffic(const QueueingModel& model, double n)
 {
   int procs = static_cast<int>(std::lround(std::max(n, 1.0)));
-  if (model.grid)
-    return grid_class_traffic(*model.grid, procs);
-  if (model.halo)
-    return halo_traffic(*model.halo, procs);
-  return {};
+  GridTraffic t = model.grid ? grid_class_traffic(*model.grid, procs)
+                  : model.halo ? halo_traffic(*model.halo, procs)
+                               : GridTraffic{};
+  if (model.collectives) {
+    CollectiveTrafficAt c = collective_traffic_at(model.collectives->types, procs);
+    t.messages += c.messages, t.bytes += c.bytes;
+    t.self_messages += c.self_messages, t.self_bytes += c.self_bytes;
+  }
+  return t;
 }
 
 double cycles_at(const QueueingModel& model, double n)
@@ -122,6 +126,20 @@ std::pair<double, double> hot_send_shares_at(const QueueingModel& model, double 
 double hot_receive_share_at(const QueueingModel& model, double n)
 {
   double uniform = 1 / std::max(n, 1.0);
+  if (model.collectives && model.hot_receive && !model.halo && n >= 2) {
+    // each rank receives what the collectives' algorithms and the grid's classes send it at n (a reduce's root
+    // n - 1 blocks a call), the traffic beside them as its own busiest share says
+    int procs = static_cast<int>(std::lround(n));
+    std::vector<double> received = collective_traffic_at(model.collectives->types, procs).received;
+    if (model.grid) {
+      ClassTrafficAt at = grid_class_traffic(*model.grid, procs);
+      for (std::size_t r = 0; r < received.size(); ++r)
+        received[r] += at.received[r];
+    }
+    double rest = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : 0.0;
+    const std::optional<Curve>& root = model.collectives->rest_hot_receive;
+    return busiest_receive_share(received, rest, root ? (*root)(n) : uniform);
+  }
   if (model.grid && model.hot_receive && n >= 2) {
     // the grid's ranks receive what their classes send them, the traffic beside it as its own busiest share says
     ClassTrafficAt at = grid_class_traffic(*model.grid, static_cast<int>(std::lround(n)));

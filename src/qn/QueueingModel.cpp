@@ -353,12 +353,29 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
           "curves through the training runs, which cannot know how it grows past them",
           variant.grid_given ? " of --grid" : " that MPI_Dims_create gives",
           classed.why.empty() ? "" : " (" + classed.why + ")"));
+    // the collectives' calls, expanded at n by the replay's algorithms, whose message counts change form with n
+    // (alltoall's algorithm switches, a linear allgather's n(n-1)) where a curve through 2, 4 and 8 cannot
+    model.collectives = fit_collective_traffic(runs, model.warnings);
   }
   if (variant.traffic_structure && model.smpi_factors)
     model.size_mix = size_mix(runs);
   // what a training run's grid or halo carried (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
     return model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
+  };
+  // a training run's messages and bytes beside its grid or halo and its collectives (what the curves fit); a
+  // rest under a thousandth of the run's is the rounding of the collectives' mean payloads, not traffic
+  auto rest_of = [&](const MeasuredRun& r) {
+    GridTraffic on_grid = on_grid_of(r);
+    CollectiveTrafficAt collective = model.collectives ? recorded_collective_traffic(r) : CollectiveTrafficAt{};
+    double messages = r.procs * r.sends_per_process, bytes = messages * r.message_bytes;
+    double rest_messages = std::max(0.0, messages - on_grid.messages - collective.messages);
+    double rest_bytes = std::max(0.0, bytes - on_grid.bytes - collective.bytes);
+    if (model.collectives && rest_messages <= 1e-3 * messages)
+      rest_messages = 0;
+    if (model.collectives && (rest_bytes <= 1e-3 * bytes || rest_messages == 0))
+      rest_bytes = 0;
+    return std::pair{rest_messages, rest_bytes};
   };
   std::vector<double> n, s, m, total, hot_n, hot, hot_sent, hot_sent_messages;
   std::vector<HostCounts> placements;
@@ -368,9 +385,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // takes, not how the messages scale: it enters the fit of W only
     if (r.procs < 2 || !(r.sends_per_process > 0))
       continue;
-    GridTraffic on_grid = on_grid_of(r);
-    double rest_messages = std::max(0.0, r.procs * r.sends_per_process - on_grid.messages);
-    double rest_bytes = std::max(0.0, r.procs * r.sends_per_process * r.message_bytes - on_grid.bytes);
+    auto [rest_messages, rest_bytes] = rest_of(r);
     n.push_back(r.procs);
     s.push_back(rest_messages / r.procs);
     m.push_back(rest_messages > 0 ? rest_bytes / rest_messages : 0.0);
@@ -418,17 +433,19 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                                  "the grid is not used, s(n) and B(n) are curves through the runs' totals");
       model.grid.reset(); // traffic beside the grid in some runs only: no curve can follow it, fit the totals
       model.halo.reset();
+      // the rest is now the runs' totals less their collectives
+      for (std::size_t i = 0, k = 0; i < runs.size(); ++i) {
+        const MeasuredRun& r = runs[i];
+        if (r.procs < 2 || !(r.sends_per_process > 0))
+          continue;
+        auto [rest_messages, rest_bytes] = rest_of(r);
+        s[k] = rest_messages / r.procs, m[k] = rest_messages > 0 ? rest_bytes / rest_messages : 0.0;
+        total[k] = rest_bytes;
+        ++k;
+      }
     }
   }
-  bool structured = model.grid || model.halo;
-  if (!structured)
-    for (std::size_t i = 0, k = 0; i < runs.size(); ++i) {
-      const MeasuredRun& r = runs[i];
-      if (r.procs < 2 || !(r.sends_per_process > 0))
-        continue;
-      s[k] = r.sends_per_process, m[k] = r.message_bytes, total[k] = r.procs * r.sends_per_process * r.message_bytes;
-      ++k;
-    }
+  bool structured = model.grid || model.halo || model.collectives;
   if (structured && std::all_of(s.begin(), s.end(), [](double x) { return x == 0; })) {
     // the grid carries every message
     model.sends = Curve{CurveForm::Constant, 0, 0};
@@ -487,6 +504,28 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       model.hot_send = choose_curve(hot_n, hot_sent, all_curve_forms(), CurveForm::Power, true).curve;
       model.hot_send_messages =
           choose_curve(hot_n, hot_sent_messages, all_curve_forms(), CurveForm::Power, true).curve;
+    }
+    // with the collectives expanded, each rank's share of them is known at n; the rest's busiest receiver from
+    // the replays' received bytes less the grid's and the collectives'
+    if (model.collectives && !model.halo) {
+      std::vector<std::pair<int, std::vector<double>>> beside;
+      for (const MeasuredRun& r : runs) {
+        if (r.procs < 2 || !(r.sends_per_process > 0))
+          continue;
+        if (r.rank_bytes_received.size() != static_cast<std::size_t>(r.procs)) {
+          beside.clear();
+          break;
+        }
+        std::vector<double> rest = r.rank_bytes_received;
+        std::vector<double> collective = recorded_collective_traffic(r).received;
+        std::vector<double> grid = model.grid && r.partners.size() == static_cast<std::size_t>(r.procs)
+                                       ? classify_partners(r, model.grid->rule.at(r.procs)).received
+                                       : std::vector<double>(rest.size(), 0.0);
+        for (std::size_t t = 0; t < rest.size(); ++t)
+          rest[t] = std::max(rest[t] - collective[t] - grid[t], 0.0);
+        beside.emplace_back(r.procs, std::move(rest));
+      }
+      model.collectives->rest_hot_receive = rest_hot_receive_curve(beside);
     }
   }
   // sub-visit ratios from runs without network traffic (one host, no more

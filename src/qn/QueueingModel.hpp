@@ -22,6 +22,7 @@
 // it; and a rank that receives more than its share (a reduce's root) loads its
 // node's NIC accordingly instead of the uniform n_i/n of eq. 9.
 #include "fit/Curve.hpp"
+#include "qn/CollectiveTraffic.hpp"
 #include "qn/GridClasses.hpp"
 #include "platform/Platform.hpp"
 #include "qn/ClosedNetwork.hpp"
@@ -73,6 +74,10 @@ struct QueueingModel {
   /// a halo exchange on a d-dimensional grid whose rank layout is not checked
   /// (found when `grid` is not): likewise taken from the grid at n
   std::optional<HaloExchange> halo;
+  /// the collectives' calls per type from the runs' traces (replays since session 16 list them): their messages,
+  /// bytes and each rank's received bytes at n come from the replay's default algorithms at n, and s(n) and B(n)
+  /// are the rest's (setup traffic, collectives on sub-communicators)
+  std::optional<CollectiveTraffic> collectives;
   /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean
   std::vector<SizeShare> size_mix;
   double v_comp = 1;   ///< share of a cycle spent computing
@@ -150,8 +155,8 @@ struct Prediction {
   bool exact = true;
 };
 
-/// Messages and bytes of a whole run of n processes on the process grid or in the halo exchange; none without
-/// one. Throws Error when a grid file names no grid for n.
+/// Messages and bytes of a whole run of n processes on the process grid or in the halo exchange, and in the
+/// collectives expanded at n; none without them. Throws Error when a grid file names no grid for n.
 GridTraffic structured_traffic(const QueueingModel& model, double procs);
 
 /// s(n) as the network uses it: the curve plus the grid exchange's messages; 1 for one process.

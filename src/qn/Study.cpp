@@ -468,6 +468,10 @@ BandTerms model_band_terms(const QueueingModel& model, const Platform& platform,
     if (at.unseen_messages > 0 || at.unseen_bytes > 0) {
       double rest_bytes = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : 0.0;
       double rest_messages = std::max(model.sends(n), 0.0) * n;
+      if (model.collectives) {
+        CollectiveTrafficAt c = collective_traffic_at(model.collectives->types, n);
+        rest_bytes += c.bytes, rest_messages += c.messages;
+      }
       double bytes = at.bytes + rest_bytes, messages = at.messages + rest_messages;
       b.unseen = std::max(bytes > 0 ? at.unseen_bytes / bytes : 0.0, messages > 0 ? at.unseen_messages / messages : 0.0);
       b.unseen_classes = at.unseen;
@@ -515,6 +519,15 @@ std::string structure_at(const QueueingModel& model, int procs)
                        model.halo->dimensions, model.halo->periodic ? "periodic " : "",
                        model.halo->diagonals ? "faces, edges and corners" : "faces");
   return "no process grid (point-to-point traffic in the curves s(n), B(n))";
+}
+
+std::string collectives_at(const QueueingModel& model, int procs)
+{
+  if (!model.collectives)
+    return "";
+  CollectiveTrafficAt at = collective_traffic_at(model.collectives->types, procs);
+  return fmt::format("{}, expanded by the replay's default algorithms: {:.4g} messages a rank at {}",
+                     model.collectives->describe(), at.messages / std::max(procs, 1), procs);
 }
 
 double prediction_band(const QueueingModel& model, const Platform& platform, const HostCounts& placement,

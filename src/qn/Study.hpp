@@ -125,6 +125,10 @@ BandTerms model_band_terms(const QueueingModel& model, const Platform& platform,
 /// ...", "3-D halo exchange", "no process grid (curves in n)". Throws Error when a grid file names no grid for n.
 std::string structure_at(const QueueingModel& model, int procs);
 
+/// The collectives a model expands at n processes: "allreduce 304, allgather 3 calls a rank, expanded by the
+/// replay's default algorithms: 1,234 messages a rank at 64"; "" when it expands none.
+std::string collectives_at(const QueueingModel& model, int procs);
+
 /// prediction_band, and for the queueing model at least its own terms (model_band_terms of the placement;
 /// plus the unseen classes' share;
 /// the second form takes them computed once, as a sweep does for both band and warning).

@@ -35,6 +35,43 @@ GridTraffic measured_grid_traffic(const MeasuredRun& run)
   return t;
 }
 
+double busiest_receive_share(const std::vector<double>& received, double rest_bytes, double rest_root)
+{
+  double n = static_cast<double>(received.size());
+  double total = rest_bytes;
+  for (double b : received)
+    total += b;
+  if (!(total > 0) || n < 2)
+    return 1 / std::max(n, 1.0);
+  double root = std::clamp(rest_root, 1 / n, 1.0);
+  double most = 0;
+  for (std::size_t r = 0; r < received.size(); ++r)
+    most = std::max(most, received[r] + rest_bytes * (r == 0 ? root : (1 - root) / (n - 1)));
+  return std::clamp(most / total, 1 / n, 1.0);
+}
+
+std::optional<Curve> rest_hot_receive_curve(const std::vector<std::pair<int, std::vector<double>>>& runs)
+{
+  std::vector<double> hot_n, hot;
+  for (const auto& [procs, rest] : runs) {
+    double total = 0, most = 0;
+    for (double b : rest) {
+      total += std::max(b, 0.0);
+      most = std::max(most, b);
+    }
+    if (total > 0) {
+      hot_n.push_back(procs);
+      hot.push_back(most / total);
+    }
+  }
+  if (hot.empty() || hot.size() != runs.size())
+    return std::nullopt;
+  auto bounded = [](const Curve& c) { return c.form != CurveForm::Power || c.b <= 0; };
+  return choose_curve(hot_n, hot, {CurveForm::Constant, CurveForm::Inverse, CurveForm::Power}, CurveForm::Constant,
+                      true, 1, {}, bounded)
+      .curve;
+}
+
 std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs)
 {
   const MeasuredRun* largest = nullptr;

@@ -4,6 +4,7 @@
 // traffic (one-off pairs beside a repeated exchange; the exchange itself is
 // classed on the process grid in GridClasses), and the mix of message sizes,
 // so that size-dependent network factors apply per size, not at the mean size.
+#include "fit/Curve.hpp"
 #include "qn/MeasuredRun.hpp"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,15 @@ inline bool is_setup_pair(double messages, double limit) { return messages > 0 &
 /// grid): every listed pair except setup traffic, which stays with the rest
 /// of the run's traffic (the s(n) and B(n) curves beside the grid).
 GridTraffic measured_grid_traffic(const MeasuredRun& run);
+
+/// The busiest receiver's share of a run's bytes: each rank's structured traffic `received` plus `rest_bytes`
+/// beside it, of which rank 0 gets the share `rest_root` and the others the remainder evenly; within [1/n, 1].
+double busiest_receive_share(const std::vector<double>& received, double rest_bytes, double rest_root);
+
+/// The busiest receiver's share of the traffic beside a structure (a rooted collective's root, when the
+/// collectives are not expanded), through the runs given as (n, each rank's bytes received beside it): a share
+/// that cannot grow without bound past them (constant, a + b / n or a falling c n^-k); none when no run has any.
+std::optional<Curve> rest_hot_receive_curve(const std::vector<std::pair<int, std::vector<double>>>& runs);
 
 /// One class of the size mix: its size relative to the run's mean message, and its share of the messages.
 struct SizeShare {

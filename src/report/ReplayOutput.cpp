@@ -36,6 +36,11 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
       sizes[k].messages += t.messages;
       sizes[k].bytes += t.bytes;
     }
+    // the collectives' calls per type on communicators of all ranks: what `fit qn` expands at other counts
+    nlohmann::json collectives = nlohmann::json::array();
+    for (const auto& [type, c] : r.collective_calls)
+      collectives.push_back(
+          {{"type", type}, {"calls", c.calls}, {"root_calls", c.root_calls}, {"payload_bytes", c.payload_bytes}});
     ranks.push_back({{"rank", r.rank},
                      {"host", platform.hosts()[static_cast<std::size_t>(r.host)].name},
                      {"finish_s", r.finish_s},
@@ -50,7 +55,8 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
                      {"bytes_received", r.bytes_received},
                      {"partners", std::move(partners)},
                      {"collective_messages", r.collective.messages},
-                     {"collective_bytes", r.collective.bytes}});
+                     {"collective_bytes", r.collective.bytes},
+                     {"collective_calls", std::move(collectives)}});
   }
   j["ranks"] = std::move(ranks);
   // every message sent, by size class: [min_bytes, max_bytes]

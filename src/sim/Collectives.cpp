@@ -75,6 +75,60 @@ const std::map<std::string, std::vector<std::string>>& collective_algorithms()
   return registry;
 }
 
+bool is_rooted_collective(ActionType type)
+{
+  switch (type) {
+  case ActionType::Bcast:
+  case ActionType::Reduce:
+  case ActionType::Gather:
+  case ActionType::Gatherv:
+  case ActionType::Scatter:
+  case ActionType::Scatterv:
+    return true;
+  default:
+    return false;
+  }
+}
+
+double collective_payload_bytes(const Action& a, int rank)
+{
+  switch (a.type) {
+  case ActionType::Barrier:
+    return 0;
+  case ActionType::Scatter:
+  case ActionType::Scatterv:
+    return static_cast<double>(a.recv_bytes);
+  case ActionType::Alltoallv: {
+    double others = 0;
+    for (std::size_t i = 0; i < a.send_counts.size(); ++i)
+      if (static_cast<int>(i) != rank)
+        others += static_cast<double>(a.send_counts[i]);
+    return a.send_counts.size() > 1 ? others / static_cast<double>(a.send_counts.size() - 1) : 0.0;
+  }
+  case ActionType::ReduceScatter: {
+    double all = std::accumulate(a.recv_counts.begin(), a.recv_counts.end(), 0.0,
+                                 [](double sum, std::uint64_t c) { return sum + static_cast<double>(c); });
+    return a.recv_counts.empty() ? 0.0 : all / static_cast<double>(a.recv_counts.size());
+  }
+  default:
+    return static_cast<double>(a.bytes);
+  }
+}
+
+Action uniform_collective(ActionType type, std::uint64_t payload, int root, int size)
+{
+  Action a;
+  a.type = type;
+  a.partner = root;
+  a.bytes = a.recv_bytes = type == ActionType::Barrier ? 0 : payload;
+  if (type == ActionType::Alltoallv || type == ActionType::Scatterv)
+    a.send_counts = uniform(size, payload);
+  if (type == ActionType::Alltoallv || type == ActionType::Allgatherv || type == ActionType::Gatherv ||
+      type == ActionType::ReduceScatter)
+    a.recv_counts = uniform(size, payload);
+  return a;
+}
+
 void expand_collective(const Action& a, int rank, int size, const CollectiveChoice& choice, std::vector<MicroOp>& out)
 {
   Schedule s(rank, size, out);

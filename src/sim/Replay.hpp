@@ -49,6 +49,14 @@ struct RankReport {
   /// point-to-point messages the trace's own sends made, per destination rank (collective schedules excluded)
   std::map<int, Traffic> partners;
   Traffic collective; ///< messages the collectives' point-to-point schedules sent
+  /// calls of one collective type on a communicator of every rank (MPI_COMM_WORLD or a copy)
+  struct CollectiveCalls {
+    std::uint64_t calls = 0;
+    std::uint64_t root_calls = 0; ///< of them, rooted calls whose root was this rank
+    double payload_bytes = 0;     ///< summed over the calls: collective_payload_bytes of each
+  };
+  /// per collective type ("allreduce"; a non-blocking call under its blocking name)
+  std::map<std::string, CollectiveCalls> collective_calls;
   /// all messages sent, per size class k: sizes in [2^(k-1), 2^k) bytes (k = 0: empty messages)
   std::map<int, Traffic> sizes;
 };

@@ -147,6 +147,13 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
       return;
     std::uint32_t seq = rank.coll_seq[comm]++;
     int size = static_cast<int>(comms_[static_cast<std::size_t>(comm)].members.size());
+    if (size == static_cast<int>(comms_.front().members.size())) {
+      // what a model of the collectives needs: calls, roots and payload per type, on communicators of all ranks
+      RankReport::CollectiveCalls& calls = rank.report.collective_calls[std::string(action_name(a.type))];
+      ++calls.calls;
+      calls.root_calls += is_rooted_collective(a.type) && a.partner == me ? 1 : 0;
+      calls.payload_bytes += collective_payload_bytes(a, me);
+    }
     if (a.nonblocking) {
       start_background_collective(e, a, comm, me, size, seq);
       return;

@@ -142,6 +142,17 @@ int run_fit(const ModelArgs& a)
       std::cout << fmt::format("    {} offset{} silent (the training grids had them; nothing was sent)\n",
                                g.silent.size(), g.silent.size() == 1 ? "" : "s");
   }
+  if (model.collectives) {
+    std::cout << "  collectives           calls a rank (the largest run's), payload c n^-k, expanded at n by the replay's "
+                 "default algorithms, besides s(n), B(n):\n";
+    for (const CollectiveType& t : model.collectives->types) {
+      std::string roots;
+      for (const auto& [rank, share] : t.roots)
+        roots += fmt::format("{}{} ({:.0f}%)", roots.empty() ? "; root " : ", ", rank, 100 * share);
+      std::cout << fmt::format("    {:<14} {:.4g} calls of {:.4g} B x n^-{:.2f}{}\n", t.type, t.calls_per_rank,
+                               t.payload_bytes, t.exponent, roots);
+    }
+  }
   if (model.halo) {
     const HaloExchange& h = *model.halo;
     if (h.periodic)
@@ -289,6 +300,7 @@ int run_predict(const ModelArgs& a)
                                            : nlohmann::json(nullptr)},
                       {"warning", guess == guesses.end() ? "" : guess->second},
                       {"structure", structure_at(model, p.queueing.procs)},
+                      {"collectives", collectives_at(model, p.queueing.procs)},
                       {"inputs", model_inputs_at(model, p.queueing.procs)},
                       {"unseen_classes", unseen[p.queueing.procs]},
                       {"speedup", p.speedup},
@@ -309,7 +321,10 @@ int run_predict(const ModelArgs& a)
     std::cout << j.dump(2) << "\n";
   } else {
     if (model.grid || model.halo)
-      std::cout << fmt::format("point-to-point structure: {}\n\n", structure_at(model, procs.back()));
+      std::cout << fmt::format("point-to-point structure: {}\n{}", structure_at(model, procs.back()),
+                               model.collectives ? "" : "\n");
+    if (model.collectives)
+      std::cout << fmt::format("collectives: {}\n\n", collectives_at(model, procs.back()));
     std::cout << fmt::format("{:>6} {:>14} {:>12} {:>14} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s",
                              use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
     for (const SweepPoint& p : points) {
