@@ -185,3 +185,35 @@ TEST(QnCollectives, ABadCollectiveCallsEntryNamesTheFileAndWhatWasExpected)
     EXPECT_NE(m.find("'sendd' is no collective"), std::string::npos) << m;
   }
 }
+
+TEST(QnCollectives, SmpiFactorsAreThoseOfTheMessagesTheReplaySendsAtEachCount)
+{
+  // an alltoall of 600-byte blocks (Bruck's aggregated blocks at 64), an allreduce of 8 bytes and a 100 kB
+  // broadcast, fitted on the replays at 2, 4 and 8: at 16, 32 and 64 the model's message sizes give SimGrid's
+  // latency and bandwidth factors of the messages the replay of the same trace sends there. A mix carried from
+  // the 8-process run relative to its mean would move the 8-byte messages with the blocks
+  test::TempDir dir;
+  const std::string body = "alltoall 600 600\nallreduce 8 0\nbcast 100000 0\nalltoall 600 600\n";
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8})
+    runs.push_back(load_runs(replayed_run(n, body, dir, "mix")).front());
+  QueueingModel m = fit_queueing_model(runs, test::qn_two_nodes(), ModelVariant{});
+  ASSERT_TRUE(m.collectives.has_value());
+  ASSERT_TRUE(m.smpi_factors);
+  EXPECT_TRUE(m.size_mix_of_rest);
+  for (int n : {16, 32, 64}) {
+    ReplayReport truth;
+    replayed_run(n, body, dir, "mix", &truth);
+    std::map<int, RankReport::Traffic> classes;
+    for (const RankReport& r : truth.ranks)
+      for (const auto& [k, t] : r.sizes)
+        classes[k].messages += t.messages, classes[k].bytes += t.bytes;
+    std::vector<SizeAt> sent;
+    for (const auto& [k, t] : classes)
+      sent.push_back({static_cast<double>(t.bytes) / static_cast<double>(t.messages), static_cast<double>(t.messages)});
+    auto [latency, per_byte] = smpi_mixed_factors(sent, 16);
+    auto [model_latency, model_per_byte] = smpi_factors_at(m, n);
+    EXPECT_NEAR(model_latency, latency, 1e-9 * latency) << n;
+    EXPECT_NEAR(model_per_byte, per_byte, 1e-9 * per_byte) << n;
+  }
+}

@@ -11,7 +11,9 @@
 #include "qn/TrafficStructure.hpp"
 #include "TestUtil.hpp"
 
+#include <cmath>
 #include <cstdlib>
+#include <map>
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -509,4 +511,150 @@ TEST(QnStructure, SmpiFactorsApplyPerMessageSize)
   EXPECT_NEAR(got[0].relative_size, 40 / mean, 1e-12);
   EXPECT_NEAR(got[0].message_share, 0.75, 1e-12);
   EXPECT_NEAR(got[1].relative_size, 1e5 / mean, 1e-12);
+}
+
+TEST(QnStructure, GridClassesKeepTheirOwnMessageSizesAtTheTarget)
+{
+  // CoSP2's exchange as above (ring of R messages of 4,000 B, one message of
+  // V / n to every other rank, an allreduce of 3 messages of 8 B a rank), now
+  // with the size classes the replay reports. At 64 each class has its own
+  // size: 4,000 B, V / 64 and 8 B; the largest run's mix relative to its mean
+  // (8 processes: V / 8 = 800 kB blocks) would move them all with the mean
+  const double kRing = 31, kV = 6.4e6, kRingBytes = 4000, kReduce = 3, kReduceBytes = 8;
+  auto cosp2 = [&](int n) {
+    MeasuredRun r;
+    r.procs = n;
+    r.placement = {{"e5620-0", n / 2}, {"e5620-1", n / 2}};
+    r.time_s = 1 + 0.1 * n, r.mpi_s = 0.1;
+    r.network = "smpi";
+    r.partners.resize(static_cast<std::size_t>(n));
+    std::map<double, GridTraffic> by_size;
+    by_size[kReduceBytes] = {kReduce * n, kReduce * n * kReduceBytes};
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b) {
+        if (a == b)
+          continue;
+        bool ring = (b - a + n) % n == 1 || (a - b + n) % n == 1;
+        double m = ring ? kRing * ((n == 2) ? 2 : 1) : 1, size = ring ? kRingBytes : kV / n;
+        r.partners[static_cast<std::size_t>(a)].push_back({b, m, m * size});
+        by_size[size].messages += m, by_size[size].bytes += m * size;
+      }
+    double messages = 0, bytes = 0;
+    for (const auto& [size, t] : by_size) {
+      double low = std::exp2(std::floor(std::log2(size)));
+      r.message_sizes.push_back({low, 2 * low - 1, t.messages, t.bytes});
+      messages += t.messages, bytes += t.bytes;
+    }
+    r.sends_per_process = messages / n;
+    r.message_bytes = bytes / messages;
+    return r;
+  };
+  std::vector<MeasuredRun> runs{cosp2(2), cosp2(4), cosp2(8)};
+  // beside the grid's classes, the 8-process run sent only the allreduce's 8-byte messages
+  Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
+  ModelVariant ring;
+  ring.grid_rules = grid_rules_from_spec("dims_create:1:periodic");
+  ring.grid_given = true;
+  QueueingModel m = fit_queueing_model(runs, p, ring);
+  ASSERT_TRUE(m.grid.has_value());
+  ASSERT_TRUE(m.smpi_factors);
+  EXPECT_TRUE(m.size_mix_of_rest);
+  ASSERT_EQ(m.size_mix.size(), 1u);
+  EXPECT_NEAR(m.size_mix[0].relative_size, 1, 1e-12);
+  EXPECT_NEAR(m.size_mix[0].message_share, 1, 1e-12);
+  // at 64, every message at its own size
+  std::vector<SizeAt> got = message_sizes_at(m, 64);
+  std::map<double, double> expected{{kV / 64, 64 * 61.0}, {kRingBytes, 64 * 2 * kRing}, {kReduceBytes, 64 * kReduce}};
+  ASSERT_EQ(got.size(), expected.size());
+  for (const SizeAt& s : got) {
+    auto it = expected.lower_bound(s.bytes * (1 - 1e-9));
+    ASSERT_NE(it, expected.end()) << s.bytes;
+    EXPECT_NEAR(s.bytes, it->first, 1e-6 * it->first);
+    EXPECT_NEAR(s.messages, it->second, 1e-6 * it->second) << s.bytes;
+  }
+  // so SMPI's factors are those of the three sizes, weighted by messages and by bytes
+  double latency = 0, per_byte = 0, messages = 0, bytes = 0;
+  for (const auto& [size, count] : expected) {
+    latency += count * smpi_lat_factor(size + 16);
+    per_byte += count * size / smpi_bw_factor(size + 16);
+    messages += count, bytes += count * size;
+  }
+  auto [lat, per] = smpi_mixed_factors(got, 16);
+  EXPECT_NEAR(lat, latency / messages, 1e-9);
+  EXPECT_NEAR(per, per_byte / bytes, 1e-9);
+  // the model file keeps which mix it is
+  auto [back, amdahl] = model_from_json(model_to_json(m, AmdahlModel{}).dump(), "model.json");
+  EXPECT_TRUE(back.size_mix_of_rest);
+  EXPECT_EQ(message_sizes_at(back, 64).size(), 3u);
+}
+
+TEST(QnStructure, AClassOfTwoSizesKeepsBothAndTheRestIsWhatTheGridDidNotSend)
+{
+  // PENNANT's faces: each neighbour pair on a chain sends R messages of 1,000
+  // bytes and R of 2,000 per run (class mean 1,500, in the [1024, 2048) size
+  // class where only the 2,000-byte half is), beside an allreduce of 3
+  // messages of 8 bytes a rank. With each pair's sizes, the class keeps its
+  // two sizes (2/3 and 4/3 of its mean) and the rest is the allreduce alone
+  const double kR = 50, kSmall = 1000, kLarge = 2000, kReduce = 3;
+  auto chain = [&](int n, bool with_pair_sizes) {
+    MeasuredRun r;
+    r.procs = n;
+    r.placement = {{"e5620-0", n / 2}, {"e5620-1", n / 2}};
+    r.time_s = 1 + 0.1 * n, r.mpi_s = 0.1;
+    r.network = "smpi";
+    r.partners.resize(static_cast<std::size_t>(n));
+    double faces = 0;
+    for (int a = 0; a < n; ++a)
+      for (int b : {a - 1, a + 1}) {
+        if (b < 0 || b >= n)
+          continue;
+        PartnerTraffic p{b, 2 * kR, kR * (kSmall + kLarge), {}};
+        if (with_pair_sizes)
+          p.sizes = {{512, 1023, kR, kR * kSmall}, {1024, 2047, kR, kR * kLarge}};
+        r.partners[static_cast<std::size_t>(a)].push_back(p);
+        faces += 1;
+      }
+    r.message_sizes = {{8, 15, kReduce * n, 8 * kReduce * n},
+                       {512, 1023, faces * kR, faces * kR * kSmall},
+                       {1024, 2047, faces * kR, faces * kR * kLarge}};
+    double messages = kReduce * n + 2 * kR * faces, bytes = 8 * kReduce * n + faces * kR * (kSmall + kLarge);
+    r.sends_per_process = messages / n;
+    r.message_bytes = bytes / messages;
+    return r;
+  };
+  Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
+  ModelVariant line;
+  line.grid_rules = grid_rules_from_spec("dims_create:1");
+  line.grid_given = true;
+  QueueingModel m = fit_queueing_model({chain(2, true), chain(4, true), chain(8, true)}, p, line);
+  ASSERT_TRUE(m.grid.has_value());
+  for (const GridClass& k : m.grid->classes) {
+    ASSERT_EQ(k.mix.size(), 2u) << k.name();
+    EXPECT_NEAR(k.mix[0].relative_size, 2.0 / 3, 1e-12);
+    EXPECT_NEAR(k.mix[1].relative_size, 4.0 / 3, 1e-12);
+    EXPECT_NEAR(k.mix[0].message_share, 0.5, 1e-12);
+  }
+  ASSERT_EQ(m.size_mix.size(), 1u); // the 8-byte allreduce, exactly what the grid did not send
+  EXPECT_NEAR(m.size_mix[0].relative_size, 1, 1e-12);
+  std::map<double, double> expected{{8, kReduce * 64}, {kSmall, 2 * 63 * kR}, {kLarge, 2 * 63 * kR}};
+  std::vector<SizeAt> got = message_sizes_at(m, 64);
+  ASSERT_EQ(got.size(), expected.size());
+  for (const SizeAt& s : got) {
+    auto it = expected.lower_bound(s.bytes * (1 - 1e-9));
+    ASSERT_NE(it, expected.end()) << s.bytes;
+    EXPECT_NEAR(s.bytes, it->first, 1e-6 * it->first);
+    EXPECT_NEAR(s.messages, it->second, 1e-6 * it->second) << s.bytes;
+  }
+  // the class's sizes survive the model file
+  auto [back, amdahl] = model_from_json(model_to_json(m, AmdahlModel{}).dump(), "model.json");
+  EXPECT_EQ(message_sizes_at(back, 64).size(), 3u);
+  // run files without each pair's sizes: the class at its mean size
+  QueueingModel old = fit_queueing_model({chain(2, false), chain(4, false), chain(8, false)}, p, line);
+  ASSERT_TRUE(old.grid.has_value());
+  for (const GridClass& k : old.grid->classes)
+    EXPECT_TRUE(k.mix.empty());
+  bool at_mean = false;
+  for (const SizeAt& s : message_sizes_at(old, 64))
+    at_mean = at_mean || std::abs(s.bytes - 1500) < 1e-6;
+  EXPECT_TRUE(at_mean);
 }

@@ -420,6 +420,12 @@ TEST(Replay, PartnersCountOnlyTheTracesOwnSendsAndSizesCountEveryMessage)
   EXPECT_EQ(counted, sent);
   // the two 8-byte sends are in class 4, [8, 16)
   EXPECT_GE(r.ranks[0].sizes.at(4).messages, 1u);
+  // and so are they per partner, beside nothing of the collectives
+  ASSERT_EQ(r.ranks[0].partner_sizes.size(), 1u);
+  ASSERT_EQ(r.ranks[0].partner_sizes.at(2).size(), 1u);
+  EXPECT_EQ(r.ranks[0].partner_sizes.at(2).at(4).messages, 1u);
+  EXPECT_EQ(r.ranks[0].partner_sizes.at(2).at(4).bytes, 8u);
+  EXPECT_TRUE(r.ranks[2].partner_sizes.empty());
 }
 
 TEST(Replay, UnknownCommunicatorIsAnError)

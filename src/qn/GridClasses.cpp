@@ -105,6 +105,19 @@ std::string offset_name(const Offset& o)
   return s + ")";
 }
 
+// A class's sizes relative to its mean in one run; empty when some pair did not give its sizes.
+std::vector<SizeShare> class_size_mix(const ClassedRun::Observation& x)
+{
+  std::vector<SizeShare> mix;
+  if (!x.sized || !(x.messages > 0) || !(x.bytes > 0))
+    return mix;
+  double mean = x.bytes / x.messages;
+  for (const auto& [low, k] : x.sizes)
+    if (k.messages > 0)
+      mix.push_back({k.bytes / k.messages / mean, k.messages / x.messages});
+  return mix;
+}
+
 } // namespace
 
 std::string GridClass::name() const { return offset_name(offset); }
@@ -136,13 +149,23 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   out.grid = grid;
   int n = run.procs;
   // the pairs' traffic
-  std::map<std::pair<int, int>, std::pair<double, double>> pairs;
+  struct Pair {
+    double messages = 0, bytes = 0;
+    std::map<double, GridTraffic> sizes; // by size class
+    bool sized = true;
+  };
+  std::map<std::pair<int, int>, Pair> pairs;
   for (int r = 0; r < n && static_cast<std::size_t>(r) < run.partners.size(); ++r)
     for (const PartnerTraffic& p : run.partners[static_cast<std::size_t>(r)]) {
       if (!(p.messages > 0))
         continue;
-      auto& t = pairs[{r, p.to}];
-      t.first += p.messages, t.second += p.bytes;
+      Pair& t = pairs[{r, p.to}];
+      t.messages += p.messages, t.bytes += p.bytes;
+      t.sized = t.sized && !p.sizes.empty();
+      for (const SizeClass& c : p.sizes) {
+        GridTraffic& k = t.sizes[c.min_bytes];
+        k.messages += c.messages, k.bytes += c.bytes;
+      }
     }
   std::vector<Offset> offsets = all_offsets(grid.dims.size());
   auto near = neighbourhoods(grid, offsets);
@@ -161,19 +184,22 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   double largest = 0;
   for (const auto& [pair, t] : pairs)
     if (pair.first != pair.second)
-      largest = std::max(largest, t.second);
-  auto traffic = [&](int r, int t) {
+      largest = std::max(largest, t.bytes);
+  const Pair none;
+  auto traffic = [&](int r, int t) -> const Pair& {
     auto it = pairs.find({r, t});
-    if (it == pairs.end() || (t != r && is_setup_pair(it->second.first, setup)))
-      return std::pair{0.0, 0.0};
+    if (it == pairs.end() || (t != r && is_setup_pair(it->second.messages, setup)))
+      return none;
     if (!all_to_all && t != r && !near[static_cast<std::size_t>(r)].count(t) &&
-        it->second.second <= kSmallFarPair * largest)
-      return std::pair{0.0, 0.0};
+        it->second.bytes <= kSmallFarPair * largest)
+      return none;
     return it->second;
   };
   out.received.assign(static_cast<std::size_t>(n), 0.0);
   std::map<Offset, ClassedRun::Observation> seen;
-  auto observe = [&](const Offset& o, double messages, double bytes) {
+  // a pair's traffic, or a share of it (a pair reached by several offsets), in class o
+  auto observe = [&](const Offset& o, const Pair& p, double share) {
+    double messages = p.messages * share, bytes = p.bytes * share;
     auto [it, fresh] = seen.try_emplace(o);
     ClassedRun::Observation& x = it->second;
     if (fresh) {
@@ -182,6 +208,13 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
       x.area = o.empty() ? 1.0 : area_of(grid, o);
     }
     x.messages += messages, x.bytes += bytes, x.pairs += 1;
+    if (messages > 0) {
+      x.sized = x.sized && p.sized;
+      for (const auto& [low, k] : p.sizes) {
+        GridTraffic& s = x.sizes[low];
+        s.messages += k.messages * share, s.bytes += k.bytes * share;
+      }
+    }
     x.least = std::min(x.least, messages), x.most = std::max(x.most, messages);
     if (messages > 0) {
       double size = bytes / messages;
@@ -192,29 +225,29 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   for (int r = 0; r < n; ++r) {
     const auto& mine = near[static_cast<std::size_t>(r)];
     for (const auto& [t, list] : mine) {
-      auto [messages, bytes] = traffic(r, t);
-      out.classed.messages += messages, out.classed.bytes += bytes;
-      out.received[static_cast<std::size_t>(t)] += bytes;
+      const Pair& p = traffic(r, t);
+      out.classed.messages += p.messages, out.classed.bytes += p.bytes;
+      out.received[static_cast<std::size_t>(t)] += p.bytes;
       if (t == r)
-        out.classed.self_messages += messages, out.classed.self_bytes += bytes;
+        out.classed.self_messages += p.messages, out.classed.self_bytes += p.bytes;
       double share = 1.0 / static_cast<double>(list.size());
       for (const Offset& o : list)
-        observe(o, messages * share, bytes * share);
+        observe(o, p, share);
     }
     for (int t = 0; t < n; ++t) {
       if (mine.count(t))
         continue;
-      auto [messages, bytes] = traffic(r, t);
+      const Pair& p = traffic(r, t);
       if (t == r) {
-        out.self_unexplained += messages;
+        out.self_unexplained += p.messages;
         continue;
       }
       out.far_pairs += 1;
-      if (messages > 0)
+      if (p.messages > 0)
         out.far_present += 1;
-      out.classed.messages += messages, out.classed.bytes += bytes;
-      out.received[static_cast<std::size_t>(t)] += bytes;
-      observe({}, messages, bytes);
+      out.classed.messages += p.messages, out.classed.bytes += p.bytes;
+      out.received[static_cast<std::size_t>(t)] += p.bytes;
+      observe({}, p, 1.0);
     }
   }
   for (auto& [o, x] : seen)
@@ -309,6 +342,7 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
         if (counts[i] >= largest) {
           largest = counts[i];
           k.messages_per_pair = x->messages / x->pairs;
+          k.mix = class_size_mix(*x);
         }
         if (!(x->messages > 0))
           continue;
@@ -387,6 +421,23 @@ GridTraffic classed_traffic(const GridClasses& table, const MeasuredRun& run)
   return classify_partners(run, table.rule.at(run.procs)).classed;
 }
 
+std::vector<GridTraffic> classed_traffic_by_size(const GridClasses& table, const MeasuredRun& run)
+{
+  std::vector<GridTraffic> classes;
+  if (run.procs < 2 || run.partners.size() != static_cast<std::size_t>(run.procs))
+    return classes;
+  for (const ClassedRun::Observation& o : classify_partners(run, table.rule.at(run.procs)).classes) {
+    if (!(o.messages > 0))
+      continue;
+    if (o.sized)
+      for (const auto& [low, k] : o.sizes)
+        classes.push_back(k);
+    else
+      classes.push_back({o.messages, o.bytes});
+  }
+  return classes;
+}
+
 ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
 {
   ClassTrafficAt t;
@@ -423,24 +474,33 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
   std::vector<Offset> offsets = all_offsets(t.grid.dims.size());
   auto near = neighbourhoods(t.grid, offsets);
   std::set<std::string> unseen;
+  std::map<double, double> by_size; // bytes per message -> messages
   for (int r = 0; r < n; ++r) {
     const auto& mine = near[static_cast<std::size_t>(r)];
     for (const auto& [to, list] : mine)
       for (const Offset& o : list) {
         auto it = by_offset.find(o);
-        double messages = 0, bytes = 0;
+        double messages = 0, size = 0;
         if (it != by_offset.end()) {
           messages = it->second->messages_per_pair;
-          bytes = messages * size_of(*it->second, o);
+          size = size_of(*it->second, o);
         } else {
           if (silent.count(o) || carried.empty())
             continue;
           unseen.insert(offset_name(o));
-          auto [m, size] = guess(o);
-          t.unseen_messages += m, t.unseen_bytes += m * size;
+          auto [m, guessed] = guess(o);
+          t.unseen_messages += m, t.unseen_bytes += m * guessed;
           if (nonzero(o) > most_axes)
             continue; // a diagonal where only faces carried: silent, its guess only in the unseen share
-          messages = m, bytes = m * size;
+          messages = m, size = guessed;
+        }
+        double bytes = messages * size;
+        if (messages > 0) {
+          if (it != by_offset.end() && !it->second->mix.empty())
+            for (const SizeShare& s : it->second->mix)
+              by_size[size * s.relative_size] += messages * s.message_share;
+          else
+            by_size[size] += messages;
         }
         t.messages += messages, t.bytes += bytes;
         t.received[static_cast<std::size_t>(to)] += bytes;
@@ -452,12 +512,21 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
       // wrap or an edge treats both ways alike), so as many ranks send to r in the class as r sends to, and a
       // count replaces a pass over all n ranks per rank (n^2 at a large target)
       double others = static_cast<double>(n - 1) - static_cast<double>(mine.size() - mine.count(r));
-      double messages = others * all->messages_per_pair, bytes = messages * size_of(*all, {});
+      double messages = others * all->messages_per_pair, size = size_of(*all, {}), bytes = messages * size;
+      if (messages > 0) {
+        if (!all->mix.empty())
+          for (const SizeShare& s : all->mix)
+            by_size[size * s.relative_size] += messages * s.message_share;
+        else
+          by_size[size] += messages;
+      }
       t.messages += messages, t.bytes += bytes;
       t.received[static_cast<std::size_t>(r)] += bytes;
     }
   }
   t.unseen.assign(unseen.begin(), unseen.end());
+  for (const auto& [size, messages] : by_size)
+    t.sizes.push_back({size, messages});
   return t;
 }
 
@@ -471,10 +540,18 @@ double grid_hot_receive_share(const GridClasses& table, const ClassTrafficAt& at
 void to_json(nlohmann::json& j, const GridClasses& t)
 {
   nlohmann::json classes = nlohmann::json::array();
-  for (const GridClass& k : t.classes)
-    classes.push_back({{"offset", k.offset}, {"name", k.name()}, {"messages_per_pair", k.messages_per_pair},
-                       {"size", k.cut ? "cut" : "power"}, {"bytes", k.bytes}, {"exponent", k.exponent},
-                       {"seen_at", k.seen_at}});
+  for (const GridClass& k : t.classes) {
+    nlohmann::json c{{"offset", k.offset}, {"name", k.name()}, {"messages_per_pair", k.messages_per_pair},
+                     {"size", k.cut ? "cut" : "power"}, {"bytes", k.bytes}, {"exponent", k.exponent},
+                     {"seen_at", k.seen_at}};
+    if (!k.mix.empty()) {
+      nlohmann::json mix = nlohmann::json::array();
+      for (const SizeShare& s : k.mix)
+        mix.push_back({{"relative_size", s.relative_size}, {"message_share", s.message_share}});
+      c["size_mix"] = std::move(mix);
+    }
+    classes.push_back(std::move(c));
+  }
   j = {{"rule", t.rule}, {"structure", t.describe()}, {"classes", classes}, {"silent", t.silent}};
   if (t.rest_hot_receive)
     j["rest_hot_receive_share"] = {{"form", curve_form_name(t.rest_hot_receive->form)},
@@ -494,6 +571,9 @@ void from_json(const nlohmann::json& j, GridClasses& t)
     c.at("bytes").get_to(k.bytes);
     c.at("exponent").get_to(k.exponent);
     k.seen_at = c.value("seen_at", std::vector<int>{});
+    if (c.contains("size_mix"))
+      for (const auto& s : c.at("size_mix"))
+        k.mix.push_back({s.at("relative_size").get<double>(), s.at("message_share").get<double>()});
     t.classes.push_back(k);
   }
   t.silent = j.value("silent", std::vector<std::vector<int>>{});

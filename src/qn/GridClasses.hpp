@@ -17,6 +17,7 @@
 #include "qn/ProcessGrid.hpp"
 #include "qn/TrafficStructure.hpp"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct GridClass {
   bool cut = true;              ///< bytes per message c A^k (else c n^-k)
   double bytes = 0, exponent = 0;
   std::vector<int> seen_at; ///< training counts where it carried messages
+  /// its messages' sizes relative to its mean size (from the run its messages per pair come from, when that run
+  /// gave each pair's sizes: PENNANT's faces send messages of one and two units); empty: all at the mean
+  std::vector<SizeShare> mix;
   std::string name() const; ///< "(+1,0)", "all-to-all"
 };
 
@@ -56,6 +60,8 @@ struct ClassedRun {
     double least = 0, most = 0;     ///< fewest and most messages of a pair
     double smallest = 0, largest = 0; ///< smallest and largest bytes per message of a pair with messages
     double area = 1;                  ///< A of the offset on this grid
+    std::map<double, GridTraffic> sizes; ///< messages and bytes per size class (its smallest size)
+    bool sized = true;                   ///< every pair with messages gave its sizes
   };
   std::vector<Observation> classes;
   double far_pairs = 0, far_present = 0; ///< non-neighbour pairs, and those carrying messages beyond setup traffic
@@ -89,6 +95,10 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
 /// The messages and bytes of a training run that the table's classes carry (the rest is fitted beside them).
 GridTraffic classed_traffic(const GridClasses& table, const MeasuredRun& run);
 
+/// The same by size: each class's messages and bytes per size class when the run gave each pair's sizes, else
+/// the class's messages and bytes together.
+std::vector<GridTraffic> classed_traffic_by_size(const GridClasses& table, const MeasuredRun& run);
+
 /// A run's point-to-point traffic at n processes from the table. An offset the training grids never had (a
 /// 1 x n strip grown to 2 x 16) is unseen: when it crosses no more axes than some class that carried messages,
 /// it takes the median messages per pair and the median bytes per message at this grid of the carried classes
@@ -97,6 +107,7 @@ GridTraffic classed_traffic(const GridClasses& table, const MeasuredRun& run);
 /// traffic, and what the silent ones would carry if guessed alike.
 struct ClassTrafficAt : GridTraffic {
   std::vector<double> received; ///< per rank, bytes received (from others and itself)
+  std::vector<SizeAt> sizes;        ///< the messages by their size in bytes, smallest first (SMPI's factors per size)
   std::vector<std::string> unseen; ///< offsets the training grids never had
   double unseen_messages = 0, unseen_bytes = 0;
   ProcessGrid grid;

@@ -137,6 +137,23 @@ double number(const json& o, const char* key, const std::string& where)
   return o[key].get<double>();
 }
 
+// A partner's messages by size class: [min_bytes, messages, bytes] per class, as `perfcast replay --json` writes them.
+std::vector<SizeClass> partner_sizes(const json& list, const std::string& where)
+{
+  std::vector<SizeClass> sizes;
+  if (!list.is_array())
+    fail_in(where, "partners: 'sizes' must be a list of [min_bytes, messages, bytes]");
+  for (const json& c : list) {
+    if (!c.is_array() || c.size() != 3 || !c[0].is_number() || !c[1].is_number() || !c[2].is_number())
+      fail_in(where, "partners: expected each of 'sizes' as [min_bytes, messages, bytes]");
+    double low = c[0].get<double>(), messages = c[1].get<double>(), bytes = c[2].get<double>();
+    if (!(low >= 0) || !(messages >= 0) || !(bytes >= 0))
+      fail_in(where, "partners: 'sizes' holds a negative size or count");
+    sizes.push_back({low, low > 0 ? 2 * low - 1 : 0, messages, bytes});
+  }
+  return sizes;
+}
+
 // The output of `perfcast replay --json`: one run.
 MeasuredRun from_replay(const json& doc, const std::string& path)
 {
@@ -179,9 +196,11 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
       std::vector<PartnerTraffic> list;
       for (const json& p : ranks[i].at("partners")) {
         PartnerTraffic t{static_cast<int>(number(p, "rank", where)), number(p, "messages", where),
-                         number(p, "bytes", where)};
+                         number(p, "bytes", where), {}};
         if (t.to < 0 || t.to >= r.procs || !(t.messages >= 0) || !(t.bytes >= 0))
           fail_in(where, fmt::format("partners: expected a rank below {} and non-negative counts", r.procs));
+        if (p.contains("sizes"))
+          t.sizes = partner_sizes(p.at("sizes"), where);
         list.push_back(t);
       }
       r.partners.push_back(std::move(list));

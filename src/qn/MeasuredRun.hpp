@@ -9,15 +9,17 @@
 
 namespace perfcast {
 
+/// Messages of one size class: sizes between min_bytes and max_bytes.
+struct SizeClass {
+  double min_bytes = 0, max_bytes = 0, messages = 0, bytes = 0;
+};
+
 /// Messages a rank sent to one partner (point-to-point calls of the code itself).
 struct PartnerTraffic {
   int to = 0;
   double messages = 0, bytes = 0;
-};
-
-/// Messages of one size class: sizes between min_bytes and max_bytes.
-struct SizeClass {
-  double min_bytes = 0, max_bytes = 0, messages = 0, bytes = 0;
+  /// the same by size class (replays since session 16); empty when the run file does not give them
+  std::vector<SizeClass> sizes;
 };
 
 /// Calls of one collective type on communicators of every rank, as `perfcast replay --json` lists them.

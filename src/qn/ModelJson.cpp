@@ -117,6 +117,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
       mix.push_back({{"relative_size", c.relative_size}, {"message_share", c.message_share}});
     j["size_mix"] = std::move(mix);
   }
+  if (m.size_mix_of_rest)
+    j["size_mix_of"] = "rest"; // the grid's classes and the collectives have their own sizes at n
   return j;
 }
 
@@ -150,6 +152,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});
+    // files before session 16 kept the whole run's mix, grid or not
+    m.size_mix_of_rest = j.value("size_mix_of", "run") == "rest";
     m.v_comp = j.at("v_comp").get<double>();
     m.v_comm = j.at("v_comm").get<double>();
     m.work_flops = j.at("work_flops").get<double>();

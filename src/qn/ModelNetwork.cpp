@@ -111,6 +111,46 @@ double message_bytes_at(const QueueingModel& model, double n)
   return (std::max((*model.run_bytes)(n), 0.0) + structured_traffic(model, n).bytes) / messages;
 }
 
+std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
+{
+  if (!(model.size_mix_of_rest && (model.grid || model.collectives) && n >= 2))
+    return sizes_at_mean(model.size_mix, message_bytes_at(model, n));
+  // perfcast (session 16): a grid class and a collective keep their own sizes
+  // at n (a transpose's blocks shrink as 1/n^2 while its collectives'
+  // messages stay small); a mix taken from the largest training run relative
+  // to its mean would move every size with the mean, and carry a block across
+  // one of SMPI's size steps that its true size never crosses
+  int procs = static_cast<int>(std::lround(n));
+  std::vector<SizeAt> sizes;
+  if (model.grid)
+    sizes = grid_class_traffic(*model.grid, procs).sizes;
+  if (model.collectives)
+    for (const auto& [size, messages] : collective_traffic_at(model.collectives->types, procs).sizes)
+      sizes.push_back({size, messages});
+  double messages = std::max(n * model.sends(n), 0.0);
+  double bytes = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : messages * std::max(model.message_bytes(n), 0.0);
+  if (messages > 0)
+    for (const SizeAt& s : sizes_at_mean(model.size_mix, bytes / messages))
+      sizes.push_back({s.bytes, s.messages * messages});
+  return sizes;
+}
+
+std::pair<double, double> smpi_factors_at(const QueueingModel& model, double n)
+{
+  // perfcast: runs simulated by SimGrid's SMPI network (perfcast replay's
+  // default) paid each message's route latency times lat_factor and moved it
+  // at the bandwidth times bw_factor, both piecewise in its size (envelope
+  // included); the paper has one T_w per byte whatever the size. Without the
+  // factors, Net_Constant fitted where messages are large (factor 0.94) is
+  // wrong by up to 1.6 times where they are small. Per size when the runs
+  // reported their sizes: a 64-byte message pays the small messages' latency
+  // factor even when the mean is 100 kB
+  constexpr double kEnvelopeBytes = 16;
+  if (!model.smpi_factors)
+    return {1.0, 1.0};
+  return smpi_mixed_factors(message_sizes_at(model, n), kEnvelopeBytes);
+}
+
 double work_at(const QueueingModel& model, double n)
 {
   return model.work_flops * (model.work_growth ? std::max((*model.work_growth)(n), 1e-9) : 1.0);
@@ -290,17 +330,7 @@ ClosedNetwork build_network(const QueueingModel& model, const Platform& platform
     throw Error("placement has no process");
   double s = cycles_at(model, n);
   double m = message_bytes_at(model, n);
-  // perfcast: runs simulated by SimGrid's SMPI network (perfcast replay's
-  // default) paid each message's route latency times lat_factor and moved it
-  // at the bandwidth times bw_factor, both piecewise in its size (envelope
-  // included); the paper has one T_w per byte whatever the size. Without the
-  // factors, Net_Constant fitted where messages are large (factor 0.94) is
-  // wrong by up to 1.6 times where they are small
-  constexpr double kEnvelopeBytes = 16;
-  // (per size class when the runs reported their sizes: a 64-byte message pays
-  // the small messages' latency factor even when the mean is 100 kB)
-  auto [latency_factor, per_byte_factor] =
-      model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
+  auto [latency_factor, per_byte_factor] = smpi_factors_at(model, n);
   std::vector<NodeTraffic> traffic =
       node_traffic(placement, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n), model.other_partners,
                    self_shares_at(model, n));
@@ -370,9 +400,7 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
     throw Error("placement has no process");
   double s = cycles_at(model, n);
   double m = message_bytes_at(model, n);
-  constexpr double kEnvelopeBytes = 16; // as build_network: SMPI's factors per size class
-  auto [latency_factor, per_byte_factor] =
-      model.smpi_factors ? smpi_mixed_factors(model.size_mix, m, kEnvelopeBytes) : std::pair{1.0, 1.0};
+  auto [latency_factor, per_byte_factor] = smpi_factors_at(model, n);
   auto visits = class_traffic(counts, n, hot_receive_share_at(model, n), hot_send_shares_at(model, n),
                               model.other_partners, self_shares_at(model, n));
   std::size_t nodes = hosts.size();

@@ -357,8 +357,6 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // (alltoall's algorithm switches, a linear allgather's n(n-1)) where a curve through 2, 4 and 8 cannot
     model.collectives = fit_collective_traffic(runs, model.warnings);
   }
-  if (variant.traffic_structure && model.smpi_factors)
-    model.size_mix = size_mix(runs);
   // what a training run's grid or halo carried (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
     return model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
@@ -446,6 +444,24 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     }
   }
   bool structured = model.grid || model.halo || model.collectives;
+  if (variant.traffic_structure && model.smpi_factors) {
+    // SMPI's factors per message size: the grid's classes and the collectives
+    // take their own sizes at n, and the mix is that of the traffic beside
+    // them (the largest run's sizes less theirs)
+    const MeasuredRun* largest = largest_sized_run(runs);
+    if ((model.grid || model.collectives) && largest != nullptr) {
+      std::vector<GridTraffic> carried;
+      if (model.grid)
+        carried = classed_traffic_by_size(*model.grid, *largest);
+      if (model.collectives)
+        for (const auto& [size, messages] : recorded_collective_traffic(*largest).sizes)
+          carried.push_back({messages, messages * size});
+      model.size_mix = size_mix_beside(*largest, carried);
+      model.size_mix_of_rest = true;
+    } else {
+      model.size_mix = size_mix(runs);
+    }
+  }
   if (structured && std::all_of(s.begin(), s.end(), [](double x) { return x == 0; })) {
     // the grid carries every message
     model.sends = Curve{CurveForm::Constant, 0, 0};

@@ -78,8 +78,11 @@ struct QueueingModel {
   /// bytes and each rank's received bytes at n come from the replay's default algorithms at n, and s(n) and B(n)
   /// are the rest's (setup traffic, collectives on sub-communicators)
   std::optional<CollectiveTraffic> collectives;
-  /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean
+  /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean.
+  /// With size_mix_of_rest, the mix of the traffic beside the grid and the collectives only (the grid's
+  /// classes and the collectives have their own sizes at n)
   std::vector<SizeShare> size_mix;
+  bool size_mix_of_rest = false;
   double v_comp = 1;   ///< share of a cycle spent computing
   double v_comm = 0;   ///< share of a cycle spent in communication overhead
   double work_flops = 0;   ///< W
@@ -164,6 +167,15 @@ double cycles_at(const QueueingModel& model, double procs);
 
 /// m(n) as the network uses it: from B(n) when fitted, else the m(n) curve.
 double message_bytes_at(const QueueingModel& model, double procs);
+
+/// The messages of a run of n processes by their size (their counts, or shares, as weights): with a process
+/// grid, each class at its size on n's grid and the traffic beside it as its own mix at its own mean; else the
+/// training runs' mix at m(n). SMPI's latency and bandwidth factors are taken per size.
+std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double procs);
+
+/// SMPI's mean latency factor and mean per-byte time factor over those messages (each with SMPI's 16-byte
+/// envelope); 1 and 1 when the model is not of SMPI runs.
+std::pair<double, double> smpi_factors_at(const QueueingModel& model, double procs);
 
 /// The busiest receiving rank's share of all bytes at n processes, within [1/n, 1].
 double hot_receive_share_at(const QueueingModel& model, double procs);

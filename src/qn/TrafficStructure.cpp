@@ -72,40 +72,101 @@ std::optional<Curve> rest_hot_receive_curve(const std::vector<std::pair<int, std
       .curve;
 }
 
-std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs)
+const MeasuredRun* largest_sized_run(const std::vector<MeasuredRun>& runs)
 {
   const MeasuredRun* largest = nullptr;
   for (const MeasuredRun& r : runs)
     if (!r.message_sizes.empty() && (largest == nullptr || r.procs > largest->procs))
       largest = &r;
-  std::vector<SizeShare> mix;
-  if (largest == nullptr)
-    return mix;
+  return largest;
+}
+
+namespace {
+
+// shares of the messages and sizes relative to the mean, of size classes given by their messages and bytes
+std::vector<SizeShare> relative_mix(const std::vector<GridTraffic>& classes)
+{
   double messages = 0, bytes = 0;
-  for (const SizeClass& c : largest->message_sizes)
+  for (const GridTraffic& c : classes)
     messages += c.messages, bytes += c.bytes;
+  std::vector<SizeShare> mix;
   if (!(messages > 0) || !(bytes > 0))
     return mix;
   double mean = bytes / messages;
-  for (const SizeClass& c : largest->message_sizes)
+  for (const GridTraffic& c : classes)
     if (c.messages > 0)
       mix.push_back({c.bytes / c.messages / mean, c.messages / messages});
   return mix;
 }
 
-std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope)
+} // namespace
+
+std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs)
+{
+  const MeasuredRun* largest = largest_sized_run(runs);
+  return largest == nullptr ? std::vector<SizeShare>{} : size_mix_beside(*largest, {});
+}
+
+std::vector<SizeShare> size_mix_beside(const MeasuredRun& run, const std::vector<GridTraffic>& carried)
+{
+  std::vector<GridTraffic> left;
+  for (const SizeClass& c : run.message_sizes)
+    left.push_back({c.messages, c.bytes});
+  for (const GridTraffic& k : carried) {
+    if (!(k.messages > 0))
+      continue;
+    double size = k.bytes / k.messages;
+    // the last class that starts at or below the size (a mean may fall between two classes' integer bounds)
+    std::size_t at = left.size();
+    for (std::size_t i = 0; i < run.message_sizes.size(); ++i)
+      if (run.message_sizes[i].min_bytes <= size && (at == left.size() || run.message_sizes[i].min_bytes >=
+                                                                              run.message_sizes[at].min_bytes))
+        at = i;
+    if (at == left.size())
+      continue;
+    left[at].messages = std::max(0.0, left[at].messages - k.messages);
+    left[at].bytes = std::max(0.0, left[at].bytes - k.bytes);
+  }
+  // a class emptied of its messages (to within rounding of the classes' sums) is gone, its bytes with it
+  double all = 0;
+  for (const SizeClass& c : run.message_sizes)
+    all += c.messages;
+  for (GridTraffic& c : left)
+    if (c.messages <= 1e-9 * all)
+      c = {};
+  return relative_mix(left);
+}
+
+std::vector<SizeAt> sizes_at_mean(const std::vector<SizeShare>& mix, double mean_bytes)
 {
   if (mix.empty())
-    return {smpi_lat_factor(mean_bytes + envelope), 1 / smpi_bw_factor(mean_bytes + envelope)};
+    return {{mean_bytes, 1}};
+  std::vector<SizeAt> sizes;
+  for (const SizeShare& s : mix)
+    sizes.push_back({s.relative_size * mean_bytes, s.message_share});
+  return sizes;
+}
+
+std::pair<double, double> smpi_mixed_factors(const std::vector<SizeAt>& sizes, double envelope)
+{
   // every message pays its own latency factor; every byte its own message's bandwidth factor
-  double latency = 0, per_byte = 0, bytes = 0;
-  for (const SizeShare& s : mix) {
-    double size = s.relative_size * mean_bytes;
-    latency += s.message_share * smpi_lat_factor(size + envelope);
-    per_byte += s.message_share * s.relative_size / smpi_bw_factor(size + envelope);
-    bytes += s.message_share * s.relative_size;
+  double latency = 0, per_byte = 0, bytes = 0, messages = 0;
+  for (const SizeAt& s : sizes) {
+    if (!(s.messages > 0))
+      continue;
+    latency += s.messages * smpi_lat_factor(s.bytes + envelope);
+    per_byte += s.messages * s.bytes / smpi_bw_factor(s.bytes + envelope);
+    bytes += s.messages * s.bytes;
+    messages += s.messages;
   }
-  return {latency, bytes > 0 ? per_byte / bytes : 1 / smpi_bw_factor(envelope)};
+  if (!(messages > 0))
+    return {smpi_lat_factor(envelope), 1 / smpi_bw_factor(envelope)};
+  return {latency / messages, bytes > 0 ? per_byte / bytes : 1 / smpi_bw_factor(envelope)};
+}
+
+std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope)
+{
+  return smpi_mixed_factors(sizes_at_mean(mix, mean_bytes), envelope);
 }
 
 } // namespace perfcast

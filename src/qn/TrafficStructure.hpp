@@ -54,12 +54,34 @@ struct SizeShare {
   double relative_size = 0, message_share = 0;
 };
 
+/// Messages of one size: bytes per message, and how many (or what share).
+struct SizeAt {
+  double bytes = 0, messages = 0;
+};
+
+/// The largest training run that reports its message sizes; null when none does.
+const MeasuredRun* largest_sized_run(const std::vector<MeasuredRun>& runs);
+
 /// The size mix of the largest run that reports sizes; empty when none does.
 std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs);
 
-/// Mean latency factor and mean per-byte time factor (1 / bandwidth factor,
-/// weighted by bytes) of SMPI for messages of mean size `mean_bytes` mixed as
-/// `mix` (one size when mix is empty); `envelope` bytes are added to each.
+/// The size mix of what `run` sent beside `carried` (a process grid's classes:
+/// per class its messages and bytes, all taken at the class's mean size), relative
+/// to the mean of what is left: each carried class is taken out of the size
+/// class (power-of-two bin) its mean size falls in. Empty when the run reports
+/// no sizes or nothing is left.
+std::vector<SizeShare> size_mix_beside(const MeasuredRun& run, const std::vector<GridTraffic>& carried);
+
+/// A relative mix laid at a mean size (one size, the mean, when `mix` is empty); messages are the shares.
+std::vector<SizeAt> sizes_at_mean(const std::vector<SizeShare>& mix, double mean_bytes);
+
+/// Mean latency factor (weighted by messages) and mean per-byte time factor
+/// (1 / bandwidth factor, weighted by bytes) of SMPI over messages of these
+/// sizes; `envelope` bytes are added to each. One size, `envelope` alone, when
+/// nothing is sent.
+std::pair<double, double> smpi_mixed_factors(const std::vector<SizeAt>& sizes, double envelope);
+
+/// The same for messages of mean size `mean_bytes` mixed as `mix` (one size when mix is empty).
 std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope);
 
 } // namespace perfcast

@@ -5,6 +5,13 @@
 
 namespace perfcast {
 
+namespace {
+
+// the smallest size of size class k: [2^(k-1), 2^k) bytes, k = 0 the empty messages
+std::uint64_t size_class_low(int k) { return k == 0 ? 0 : std::uint64_t{1} << (k - 1); }
+
+} // namespace
+
 std::string format_replay_table(const ReplayReport& report, const Platform& platform)
 {
   std::string out;
@@ -30,8 +37,14 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
   std::map<int, RankReport::Traffic> sizes;
   for (const RankReport& r : report.ranks) {
     nlohmann::json partners = nlohmann::json::array();
-    for (const auto& [peer, t] : r.partners)
-      partners.push_back({{"rank", peer}, {"messages", t.messages}, {"bytes", t.bytes}});
+    for (const auto& [peer, t] : r.partners) {
+      // and the pair's messages by size class, [min_bytes, messages, bytes] (kept short: n^2 pairs in an all-to-all)
+      nlohmann::json by_size = nlohmann::json::array();
+      if (auto it = r.partner_sizes.find(peer); it != r.partner_sizes.end())
+        for (const auto& [k, s] : it->second)
+          by_size.push_back({size_class_low(k), s.messages, s.bytes});
+      partners.push_back({{"rank", peer}, {"messages", t.messages}, {"bytes", t.bytes}, {"sizes", std::move(by_size)}});
+    }
     for (const auto& [k, t] : r.sizes) {
       sizes[k].messages += t.messages;
       sizes[k].bytes += t.bytes;
@@ -62,7 +75,7 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
   // every message sent, by size class: [min_bytes, max_bytes]
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& [k, t] : sizes) {
-    std::uint64_t low = k == 0 ? 0 : std::uint64_t{1} << (k - 1);
+    std::uint64_t low = size_class_low(k);
     std::uint64_t high = k == 0 ? 0 : (low << 1) - 1;
     classes.push_back({{"min_bytes", low}, {"max_bytes", high}, {"messages", t.messages}, {"bytes", t.bytes}});
   }

@@ -25,10 +25,16 @@ std::uint32_t ReplayEngine::post_send(std::uint32_t e, const MicroOp& op)
   rank.report.bytes_sent += op.bytes;
   // who talks to whom and at what size (the queueing model's inputs):
   // user traffic travels on even contexts, the collectives' schedules on odd ones
+  int size_class = static_cast<int>(std::bit_width(op.bytes));
   RankReport::Traffic& kind = op.ctx % 2 == 0 ? rank.report.partners[op.peer] : rank.report.collective;
   ++kind.messages;
   kind.bytes += op.bytes;
-  RankReport::Traffic& size = rank.report.sizes[static_cast<int>(std::bit_width(op.bytes))];
+  if (op.ctx % 2 == 0) {
+    RankReport::Traffic& pair = rank.report.partner_sizes[op.peer][size_class];
+    ++pair.messages;
+    pair.bytes += op.bytes;
+  }
+  RankReport::Traffic& size = rank.report.sizes[size_class];
   ++size.messages;
   size.bytes += op.bytes;
   if (!op.sync && static_cast<double>(op.bytes) < options_.eager_threshold_bytes)

@@ -48,6 +48,8 @@ struct RankReport {
   };
   /// point-to-point messages the trace's own sends made, per destination rank (collective schedules excluded)
   std::map<int, Traffic> partners;
+  /// the same per destination and size class k (as `sizes`)
+  std::map<int, std::map<int, Traffic>> partner_sizes;
   Traffic collective; ///< messages the collectives' point-to-point schedules sent
   /// calls of one collective type on a communicator of every rank (MPI_COMM_WORLD or a copy)
   struct CollectiveCalls {

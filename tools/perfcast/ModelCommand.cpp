@@ -166,7 +166,14 @@ int run_fit(const ModelArgs& a)
                                h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
                                h.bytes, h.exponent);
   }
-  if (!model.size_mix.empty())
+  if (model.size_mix_of_rest)
+    std::cout << fmt::format("  message sizes         the {} at their own sizes, {} size classes beside them; "
+                             "SMPI's factors taken per size\n",
+                             model.grid && model.collectives ? "grid's classes and the collectives"
+                             : model.grid                    ? "grid's classes"
+                                                             : "collectives",
+                             model.size_mix.size());
+  else if (!model.size_mix.empty())
     std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
   if (model.hot_receive)
     std::cout << fmt::format("  busiest receiver      {} of the bytes ({}), at least 1/n\n",
@@ -196,8 +203,10 @@ int run_fit(const ModelArgs& a)
 nlohmann::json model_inputs_at(const QueueingModel& model, int n)
 {
   double s = cycles_at(model, n);
+  auto [latency, per_byte] = smpi_factors_at(model, n);
   return {{"messages_per_process", s}, {"run_bytes", n * s * message_bytes_at(model, n)},
-          {"busiest_receive_share", hot_receive_share_at(model, n)}};
+          {"busiest_receive_share", hot_receive_share_at(model, n)},
+          {"latency_factor", latency}, {"per_byte_factor", per_byte}};
 }
 
 // predict --grid / --grid-file: the model's classes on other grids of the same dimensionality
