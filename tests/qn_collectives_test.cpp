@@ -166,6 +166,17 @@ TEST(QnCollectives, RunFilesWithoutCollectiveCallsStillFitWithTheirCollectivesIn
   auto [back, amdahl] = model_from_json(model_to_json(expanded, fit_amdahl(with)).dump(), "model.json");
   ASSERT_TRUE(back.collectives);
   EXPECT_NEAR(cycles_at(back, 64), 2.0 * 63 / 64, 1e-9);
+  // a model file naming no collective is an error that names the file
+  nlohmann::json bad = model_to_json(expanded, fit_amdahl(with));
+  bad["collective_traffic"]["types"][0]["type"] = "sendd";
+  try {
+    model_from_json(bad.dump(), "bad-model.json");
+    ADD_FAILURE() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad-model.json: collective_traffic: 'sendd' is no collective"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(QnCollectives, ABadCollectiveCallsEntryNamesTheFileAndWhatWasExpected)

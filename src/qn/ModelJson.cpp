@@ -147,8 +147,13 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.grid = grid_exchange_classes(j.at("grid_exchange"));
     if (j.contains("halo_exchange"))
       m.halo = j.at("halo_exchange").get<HaloExchange>();
-    if (j.contains("collective_traffic"))
-      m.collectives = j.at("collective_traffic").get<CollectiveTraffic>();
+    if (j.contains("collective_traffic")) {
+      try {
+        m.collectives = j.at("collective_traffic").get<CollectiveTraffic>();
+      } catch (const Error& e) {
+        fail_in(path, fmt::format("collective_traffic: {}", e.what()));
+      }
+    }
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});
