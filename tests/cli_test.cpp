@@ -206,6 +206,40 @@ TEST(Cli, FitFollowsRecordedWorkUnlessConstantWorkIsAsked)
   EXPECT_NE(both.status, 0);
 }
 
+TEST(Cli, ReplayFitAndPredictExpandTheTracesCollectives)
+{
+  // a code of one allreduce and two reduces to rank 0 a run, recorded at 1, 2, 4 and 8 processes: `replay --json`
+  // lists the calls, `fit qn` keeps them, and `predict` expands them at 64 with the replay's algorithms: an
+  // allreduce is 2 (n - 1) messages, a reduce n - 1, so (2 x 63 + 2 x 63) / 64 = 3.9375 messages a rank
+  test::TempDir dir;
+  std::string xml = examples() + "/platforms/table1-2nodes.xml", platform = examples() + "/platforms/table1-2nodes.json";
+  std::string runs;
+  for (int n : {1, 2, 4, 8}) {
+    std::string index;
+    for (int r = 0; r < n; ++r) {
+      dir.file(fmt::format("t{}/rank{}.txt", n, r),
+               fmt::format("{0} init\n{0} compute {1}\n{0} allreduce 8 0\n{0} reduce 100000 0 0\n{0} compute {1}\n"
+                           "{0} reduce 100000 0 0\n{0} finalize\n",
+                           r, 4e9 / n));
+      index += fmt::format("rank{}.txt\n", r);
+    }
+    nlohmann::json run = test::replay_json(dir.file(fmt::format("t{}/index.txt", n), index) + " -p " + xml);
+    ASSERT_TRUE(run["ranks"][0].contains("collective_calls")) << run.dump().substr(0, 2000);
+    runs += " " + dir.file(fmt::format("run-{}.json", n), run.dump());
+  }
+  std::string model = dir.path() + "/m.json";
+  auto fit = test::run_perfcast("fit qn" + runs + " -p " + platform + " -o " + model);
+  ASSERT_EQ(fit.status, 0) << fit.output;
+  EXPECT_NE(fit.output.find("    reduce         2 calls of 1e+05 B x n^-0.00; root 0 (100%)"), std::string::npos)
+      << fit.output;
+  auto pr = test::run_perfcast("predict " + model + " -p " + platform + " --procs 64");
+  ASSERT_EQ(pr.status, 0) << pr.output;
+  EXPECT_NE(pr.output.find("collectives: allreduce 1, reduce 2 calls a rank, expanded by the replay's default "
+                           "algorithms: 3.938 messages a rank at 64"),
+            std::string::npos)
+      << pr.output;
+}
+
 TEST(Cli, FitAndPredictTakeTheProcessGrid)
 {
   // replays of a 2-D face exchange on 2x1, 2x2 and 4x2 (x fastest; 10
