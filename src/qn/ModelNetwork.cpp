@@ -113,7 +113,7 @@ double message_bytes_at(const QueueingModel& model, double n)
 
 std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
 {
-  if (!(model.size_mix_of_rest && (model.grid || model.collectives) && n >= 2))
+  if (!(model.size_mix_of_rest && (model.grid || model.collectives) && !model.halo && n >= 2))
     return sizes_at_mean(model.size_mix, message_bytes_at(model, n));
   // perfcast (session 16): a grid class and a collective keep their own sizes
   // at n (a transpose's blocks shrink as 1/n^2 while its collectives'

@@ -447,9 +447,10 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   if (variant.traffic_structure && model.smpi_factors) {
     // SMPI's factors per message size: the grid's classes and the collectives
     // take their own sizes at n, and the mix is that of the traffic beside
-    // them (the largest run's sizes less theirs)
+    // them (the largest run's sizes less theirs). A halo (no rank layout, so
+    // no sizes per class) stays in the whole run's mix at the mean
     const MeasuredRun* largest = largest_sized_run(runs);
-    if ((model.grid || model.collectives) && largest != nullptr) {
+    if ((model.grid || model.collectives) && !model.halo && largest != nullptr) {
       std::vector<GridTraffic> carried;
       if (model.grid)
         carried = classed_traffic_by_size(*model.grid, *largest);
