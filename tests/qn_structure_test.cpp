@@ -369,6 +369,48 @@ TEST(QnStructure, FaceExchangeLearnedOnSmallGridsPredictsEachRankOnEightByEight)
   EXPECT_NEAR(grid_hot_receive_share(*g, t, rest), (4 * face + face) / (224 * face + rest), 1e-12);
 }
 
+namespace {
+
+// CoSP2's exchange: each rank sends its two ring neighbours kRing messages of
+// kRingBytes (both to its one partner at 2 processes) and every other rank one
+// message of kV / n bytes (its share of a matrix of kV bytes), beside an
+// allreduce of kReduce messages of kReduceBytes a rank. `sized`: an SMPI replay
+// that reports its size classes (power-of-two bins)
+constexpr double kRing = 31, kV = 6.4e6, kRingBytes = 4000, kReduce = 3, kReduceBytes = 8;
+MeasuredRun cosp2_run(int n, bool sized)
+{
+  MeasuredRun r;
+  r.procs = n;
+  r.placement = {{"e5620-0", n / 2}, {"e5620-1", n / 2}};
+  r.time_s = 1 + 0.1 * n, r.mpi_s = 0.1;
+  if (sized)
+    r.network = "smpi";
+  r.partners.resize(static_cast<std::size_t>(n));
+  std::map<double, GridTraffic> by_size;
+  by_size[kReduceBytes] = {kReduce * n, kReduce * n * kReduceBytes};
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      if (a == b)
+        continue;
+      bool ring = (b - a + n) % n == 1 || (a - b + n) % n == 1;
+      double m = ring ? kRing * ((n == 2) ? 2 : 1) : 1, size = ring ? kRingBytes : kV / n;
+      r.partners[static_cast<std::size_t>(a)].push_back({b, m, m * size, {}});
+      by_size[size].messages += m, by_size[size].bytes += m * size;
+    }
+  double messages = 0, bytes = 0;
+  for (const auto& [size, t] : by_size) {
+    double low = std::exp2(std::floor(std::log2(size)));
+    if (sized)
+      r.message_sizes.push_back({low, 2 * low - 1, t.messages, t.bytes});
+    messages += t.messages, bytes += t.bytes;
+  }
+  r.sends_per_process = messages / n;
+  r.message_bytes = bytes / messages;
+  return r;
+}
+
+} // namespace
+
 TEST(QnStructure, RingBesideAllPairsGrowsAsAConstantPlusNMinusThree)
 {
   // CoSP2's exchange: each rank sends its two ring neighbours R = 31
@@ -376,27 +418,7 @@ TEST(QnStructure, RingBesideAllPairsGrowsAsAConstantPlusNMinusThree)
   // one message of V / n bytes (its share of a matrix of V bytes), beside an
   // allreduce of 3 messages a rank. Per rank at n: 2 R + (n - 3) messages,
   // and the all-pairs class's bytes per run n (n - 3) V / n = (n - 3) V
-  const double kRing = 31, kV = 6.4e6, kRingBytes = 4000;
-  auto cosp2 = [&](int n) {
-    MeasuredRun r;
-    r.procs = n;
-    r.placement = {{"e5620-0", n / 2}, {"e5620-1", n / 2}};
-    r.time_s = 1 + 0.1 * n, r.mpi_s = 0.1;
-    r.partners.resize(static_cast<std::size_t>(n));
-    double messages = 3.0 * n, bytes = 8 * 3.0 * n;
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) {
-        if (a == b)
-          continue;
-        bool ring = (b - a + n) % n == 1 || (a - b + n) % n == 1;
-        double m = ring ? kRing * ((n == 2) ? 2 : 1) : 1, size = ring ? kRingBytes : kV / n;
-        r.partners[static_cast<std::size_t>(a)].push_back({b, m, m * size});
-        messages += m, bytes += m * size;
-      }
-    r.sends_per_process = messages / n;
-    r.message_bytes = bytes / messages;
-    return r;
-  };
+  auto cosp2 = [](int n) { return cosp2_run(n, false); };
   std::vector<MeasuredRun> runs{cosp2(2), cosp2(4), cosp2(8)};
   ModelVariant ring;
   ring.grid_rules = grid_rules_from_spec("dims_create:1:periodic");
@@ -520,35 +542,7 @@ TEST(QnStructure, GridClassesKeepTheirOwnMessageSizesAtTheTarget)
   // with the size classes the replay reports. At 64 each class has its own
   // size: 4,000 B, V / 64 and 8 B; the largest run's mix relative to its mean
   // (8 processes: V / 8 = 800 kB blocks) would move them all with the mean
-  const double kRing = 31, kV = 6.4e6, kRingBytes = 4000, kReduce = 3, kReduceBytes = 8;
-  auto cosp2 = [&](int n) {
-    MeasuredRun r;
-    r.procs = n;
-    r.placement = {{"e5620-0", n / 2}, {"e5620-1", n / 2}};
-    r.time_s = 1 + 0.1 * n, r.mpi_s = 0.1;
-    r.network = "smpi";
-    r.partners.resize(static_cast<std::size_t>(n));
-    std::map<double, GridTraffic> by_size;
-    by_size[kReduceBytes] = {kReduce * n, kReduce * n * kReduceBytes};
-    for (int a = 0; a < n; ++a)
-      for (int b = 0; b < n; ++b) {
-        if (a == b)
-          continue;
-        bool ring = (b - a + n) % n == 1 || (a - b + n) % n == 1;
-        double m = ring ? kRing * ((n == 2) ? 2 : 1) : 1, size = ring ? kRingBytes : kV / n;
-        r.partners[static_cast<std::size_t>(a)].push_back({b, m, m * size});
-        by_size[size].messages += m, by_size[size].bytes += m * size;
-      }
-    double messages = 0, bytes = 0;
-    for (const auto& [size, t] : by_size) {
-      double low = std::exp2(std::floor(std::log2(size)));
-      r.message_sizes.push_back({low, 2 * low - 1, t.messages, t.bytes});
-      messages += t.messages, bytes += t.bytes;
-    }
-    r.sends_per_process = messages / n;
-    r.message_bytes = bytes / messages;
-    return r;
-  };
+  auto cosp2 = [](int n) { return cosp2_run(n, true); };
   std::vector<MeasuredRun> runs{cosp2(2), cosp2(4), cosp2(8)};
   // beside the grid's classes, the 8-process run sent only the allreduce's 8-byte messages
   Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
