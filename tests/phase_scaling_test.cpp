@@ -1,5 +1,6 @@
 // The Extra-P-style scaling fit of a phase's own times (src/phase/ScalingFit).
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 #include "phase/ScalingFit.hpp"
 
 #include <cmath>
@@ -89,6 +90,14 @@ TEST(ScalingFit, MedianSpreadOfTheSmallSizes) {
   EXPECT_NEAR(median_spread({0.104, 0.032, 0.005, 0.042}), 0.037, 1e-12);
   EXPECT_DOUBLE_EQ(median_spread({0.03, 0.01, 0.02}), 0.02);
   EXPECT_DOUBLE_EQ(median_spread({}), 0);
+}
+
+TEST(ScalingFit, ARepeatedSizesSpreadIsItsRelativeRange) {
+  // repeats of 1.89, 1.95 and 1.90 s: (1.95 - 1.89) / 1.89; one repeat, or none, has no spread
+  EXPECT_NEAR(perfcast::relative_range({1.89, 1.95, 1.90}), 0.06 / 1.89, 1e-12);
+  EXPECT_DOUBLE_EQ(perfcast::relative_range({2.0}), 0);
+  EXPECT_DOUBLE_EQ(perfcast::relative_range({}), 0);
+  EXPECT_DOUBLE_EQ(perfcast::relative_range({0.0, 1.0}), 0); // no positive smallest: no relative spread
 }
 
 TEST(ScalingFit, ALogSquaredFactorIsNotChosenOverAShortSpan) {

@@ -1,6 +1,7 @@
 #include "phase/PhasePredictor.hpp"
 
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -147,8 +148,7 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
 
 /// The median (the mean of the middle two for an even count) and (largest - smallest) / smallest.
 std::pair<double, double> median_and_spread(const std::vector<double>& v) {
-  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-  return {median_spread(v), *lo > 0 ? (*hi - *lo) / *lo : 0.0}; // median_spread: the median of any values
+  return {median(v), relative_range(v)};
 }
 
 } // namespace

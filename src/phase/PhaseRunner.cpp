@@ -3,6 +3,7 @@
 #include "core/AtomicFile.hpp"
 #include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -113,13 +114,9 @@ PhaseRunLog read_phase_runs(const std::string& dir) {
 }
 
 double SizeRecord::spread() const {
-  if (runs.size() < 2) return 0;
-  double lo = runs[0].profile_s, hi = lo;
-  for (const RepeatRecord& k : runs) {
-    lo = std::min(lo, k.profile_s);
-    hi = std::max(hi, k.profile_s);
-  }
-  return lo > 0 ? (hi - lo) / lo : 0;
+  std::vector<double> times;
+  for (const RepeatRecord& k : runs) times.push_back(k.profile_s);
+  return relative_range(times);
 }
 
 double majority_spread(const std::vector<RepeatRecord>& runs) {
@@ -130,8 +127,7 @@ double majority_spread(const std::vector<RepeatRecord>& runs) {
   const std::size_t m = s.size() / 2 + 1; // a majority
   double best = -1;
   for (std::size_t i = 0; i + m <= s.size(); ++i) {
-    const double lo = s[i], hi = s[i + m - 1];
-    const double spread = lo > 0 ? (hi - lo) / lo : 0;
+    const double spread = relative_range({s[i], s[i + m - 1]});
     if (best < 0 || spread < best) best = spread;
   }
   return best;
