@@ -409,6 +409,18 @@ MeasuredRun cosp2_run(int n, bool sized)
   return r;
 }
 
+// The model's messages by size equal `expected` (bytes per message -> messages), each size once.
+void expect_sizes(const std::vector<SizeAt>& got, const std::map<double, double>& expected)
+{
+  ASSERT_EQ(got.size(), expected.size());
+  for (const SizeAt& s : got) {
+    auto it = expected.lower_bound(s.bytes * (1 - 1e-9));
+    ASSERT_NE(it, expected.end()) << s.bytes;
+    EXPECT_NEAR(s.bytes, it->first, 1e-6 * it->first);
+    EXPECT_NEAR(s.messages, it->second, 1e-6 * it->second) << s.bytes;
+  }
+}
+
 } // namespace
 
 TEST(QnStructure, RingBesideAllPairsGrowsAsAConstantPlusNMinusThree)
@@ -559,13 +571,7 @@ TEST(QnStructure, GridClassesKeepTheirOwnMessageSizesAtTheTarget)
   // at 64, every message at its own size
   std::vector<SizeAt> got = message_sizes_at(m, 64);
   std::map<double, double> expected{{kV / 64, 64 * 61.0}, {kRingBytes, 64 * 2 * kRing}, {kReduceBytes, 64 * kReduce}};
-  ASSERT_EQ(got.size(), expected.size());
-  for (const SizeAt& s : got) {
-    auto it = expected.lower_bound(s.bytes * (1 - 1e-9));
-    ASSERT_NE(it, expected.end()) << s.bytes;
-    EXPECT_NEAR(s.bytes, it->first, 1e-6 * it->first);
-    EXPECT_NEAR(s.messages, it->second, 1e-6 * it->second) << s.bytes;
-  }
+  expect_sizes(got, expected);
   // so SMPI's factors are those of the three sizes, weighted by messages and by bytes
   double latency = 0, per_byte = 0, messages = 0, bytes = 0;
   for (const auto& [size, count] : expected) {
@@ -632,13 +638,7 @@ TEST(QnStructure, AClassOfTwoSizesKeepsBothAndTheRestIsWhatTheGridDidNotSend)
   EXPECT_NEAR(m.size_mix[0].relative_size, 1, 1e-12);
   std::map<double, double> expected{{8, kReduce * 64}, {kSmall, 2 * 63 * kR}, {kLarge, 2 * 63 * kR}};
   std::vector<SizeAt> got = message_sizes_at(m, 64);
-  ASSERT_EQ(got.size(), expected.size());
-  for (const SizeAt& s : got) {
-    auto it = expected.lower_bound(s.bytes * (1 - 1e-9));
-    ASSERT_NE(it, expected.end()) << s.bytes;
-    EXPECT_NEAR(s.bytes, it->first, 1e-6 * it->first);
-    EXPECT_NEAR(s.messages, it->second, 1e-6 * it->second) << s.bytes;
-  }
+  expect_sizes(got, expected);
   // the class's sizes survive the model file
   auto [back, amdahl] = model_from_json(model_to_json(m, AmdahlModel{}).dump(), "model.json");
   EXPECT_EQ(message_sizes_at(back, 64).size(), 3u);

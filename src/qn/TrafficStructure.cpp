@@ -116,14 +116,15 @@ std::vector<SizeShare> size_mix_beside(const MeasuredRun& run, const std::vector
     if (!(k.messages > 0))
       continue;
     double size = k.bytes / k.messages;
-    // the last class that starts at or below the size (a mean may fall between two classes' integer bounds)
+    // the class that starts last at or below the size (a mean may fall between two classes' integer bounds)
     std::size_t at = left.size();
-    for (std::size_t i = 0; i < run.message_sizes.size(); ++i)
-      if (run.message_sizes[i].min_bytes <= size && (at == left.size() || run.message_sizes[i].min_bytes >=
-                                                                              run.message_sizes[at].min_bytes))
+    for (std::size_t i = 0; i < run.message_sizes.size(); ++i) {
+      double low = run.message_sizes[i].min_bytes;
+      if (low <= size && (at == left.size() || low >= run.message_sizes[at].min_bytes))
         at = i;
+    }
     if (at == left.size())
-      continue;
+      continue; // smaller than every class: nothing to take it from
     left[at].messages = std::max(0.0, left[at].messages - k.messages);
     left[at].bytes = std::max(0.0, left[at].bytes - k.bytes);
   }
