@@ -15,7 +15,10 @@
 #   ARGS may use $n, the process count: reduce='/path/reduce 10 $((1048576 / n))'
 # Traces already in OUT_DIR/traces/NAME/N/trace.txt are reused, and so are
 # replays already in OUT_DIR/NAME-CLUSTER/run-N.json. QN_FIT_ARGS adds options
-# to `fit qn` (QN_FIT_ARGS=--single-class: the paper's single customer class).
+# to `fit qn` (QN_FIT_ARGS=--single-class: the paper's single customer class),
+# QN_FIT_ARGS_NAME to one code's fits only (a grid file, say). When
+# QN_PREPARE names a command, it runs as `$QN_PREPARE NAME N TRACE_DIR` before
+# each recording (an input file per count; bench/qn_codes.sh sets it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
@@ -41,6 +44,7 @@ for spec in "$@"; do
     [ -s "$dir/trace.txt" ] && continue
     mkdir -p "$dir"
     hostfile "$record_plat" "$n" > "$dir/hosts"
+    [ -z "${QN_PREPARE:-}" ] || $QN_PREPARE "$name" "$n" "$dir"
     args=$(eval "echo $cmd")
     (cd "$dir" && nice -n 19 smpirun -np "$n" -platform "$record_plat" -hostfile hosts \
       --cfg=smpi/host-speed:${HOST_SPEED:-9.6Gf} --cfg=smpi/display-timing:yes -trace-ti \
@@ -62,7 +66,9 @@ for name in "${names[@]}"; do
         --hostfile "$dir/hosts-$n" --json -q > "$dir/run-$n.json"
     done
     files=$(for n in $train; do echo "$dir/run-$n.json"; done)
-    "$perfcast" fit qn $files -p "$json" -o "$dir/model.json" --force ${QN_FIT_ARGS:-} > "$dir/fit.txt" 2>&1
+    code_args=QN_FIT_ARGS_$name
+    "$perfcast" fit qn $files -p "$json" -o "$dir/model.json" --force ${QN_FIT_ARGS:-} ${!code_args:-} \
+      > "$dir/fit.txt" 2>&1
     # the paper's form can fail to fit: its column is then 0
     rm -f "$dir/model-paper.json" "$dir"/predict-paper-*.json
     "$perfcast" fit qn $files -p "$json" -o "$dir/model-paper.json" --paper --force > "$dir/fit-paper.txt" 2>&1 || true
