@@ -19,6 +19,8 @@
 # QN_FIT_ARGS_NAME to one code's fits only (a grid file, say). When
 # QN_PREPARE names a command, it runs as `$QN_PREPARE NAME N TRACE_DIR` before
 # each recording (an input file per count; bench/qn_codes.sh sets it).
+# QN_RECORD_ONLY=1 stops after the recordings (a pre-registered code recorded
+# before the method that scores it is named).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 perfcast=${PERFCAST:-$root/build/perfcast}
@@ -54,6 +56,7 @@ for spec in "$@"; do
   done
 done
 
+[ -z "${QN_RECORD_ONLY:-}" ] || { echo "recorded: ${names[*]} (traces in $out/traces)"; exit 0; }
 printf '%-10s %-8s %10s %8s %8s %8s %5s %4s\n' code cluster perfcast% qn% paper% amdahl% warn rec | tee "$out/table.txt"
 for name in "${names[@]}"; do
   for cluster in table1-2nodes table1-4nodes hetero8; do
