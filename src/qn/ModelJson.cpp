@@ -111,6 +111,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["halo_exchange"] = *m.halo;
   if (m.collectives)
     j["collective_traffic"] = *m.collectives;
+  if (m.self_traffic)
+    j["self_traffic"] = *m.self_traffic;
   if (!m.size_mix.empty()) {
     nlohmann::json mix = nlohmann::json::array();
     for (const SizeShare& c : m.size_mix)
@@ -152,6 +154,13 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
         m.collectives = j.at("collective_traffic").get<CollectiveTraffic>();
       } catch (const Error& e) {
         fail_in(path, fmt::format("collective_traffic: {}", e.what()));
+      }
+    }
+    if (j.contains("self_traffic")) {
+      try {
+        m.self_traffic = j.at("self_traffic").get<SelfTraffic>();
+      } catch (const Error& e) {
+        fail_in(path, fmt::format("self_traffic: {}", e.what()));
       }
     }
     if (j.contains("size_mix"))

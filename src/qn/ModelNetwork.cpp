@@ -85,6 +85,11 @@ GridTraffic structured_traffic(const QueueingModel& model, double n)
     t.messages += c.messages, t.bytes += c.bytes;
     t.self_messages += c.self_messages, t.self_bytes += c.self_bytes;
   }
+  if (model.self_traffic) {
+    GridTraffic self = model.self_traffic->at(procs);
+    t.messages += self.messages, t.bytes += self.bytes;
+    t.self_messages += self.self_messages, t.self_bytes += self.self_bytes;
+  }
   return t;
 }
 
@@ -113,7 +118,9 @@ double message_bytes_at(const QueueingModel& model, double n)
 
 std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
 {
-  if (!(model.size_mix_of_rest && (model.grid || model.collectives) && !model.halo && n >= 2))
+  if (model.self_traffic && n < 2)
+    return model.self_traffic->sizes_at(1); // a lone rank's messages are all to itself
+  if (!(model.size_mix_of_rest && (model.grid || model.collectives || model.self_traffic) && !model.halo && n >= 2))
     return sizes_at_mean(model.size_mix, message_bytes_at(model, n));
   // perfcast (session 16): a grid class and a collective keep their own sizes
   // at n (a transpose's blocks shrink as 1/n^2 while its collectives'
@@ -127,6 +134,9 @@ std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
   if (model.collectives)
     for (const auto& [size, messages] : collective_traffic_at(model.collectives->types, procs).sizes)
       sizes.push_back({size, messages});
+  if (model.self_traffic)
+    for (const SizeAt& s : model.self_traffic->sizes_at(n))
+      sizes.push_back(s);
   double messages = std::max(n * model.sends(n), 0.0);
   double bytes = model.run_bytes ? std::max((*model.run_bytes)(n), 0.0) : messages * std::max(model.message_bytes(n), 0.0);
   if (messages > 0)

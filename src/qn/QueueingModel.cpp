@@ -338,8 +338,9 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // on the grid the user gave or the first MPI_Dims_create grid the partner
   // lists fit, the curves fit the rest of the traffic
   if (variant.traffic_structure && variant.run_bytes) {
-    GridFit classed = fit_grid_classes(
-        runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules, !variant.grid_given);
+    GridFit classed =
+        fit_grid_classes(runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules,
+                         !variant.grid_given, variant.self_traffic);
     model.grid = classed.table;
     // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show
     // (counts of neighbours, not which ranks): its neighbours stop growing
@@ -357,9 +358,22 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // (alltoall's algorithm switches, a linear allgather's n(n-1)) where a curve through 2, 4 and 8 cannot
     model.collectives = fit_collective_traffic(runs, model.warnings);
   }
-  // what a training run's grid or halo carried (the curves fit the rest)
+  // a rank's messages to itself beside the grid (a halo explains its own)
+  auto fit_self = [&] {
+    model.self_traffic.reset();
+    if (variant.traffic_structure && variant.run_bytes && variant.self_traffic && !model.halo)
+      model.self_traffic = fit_self_traffic(runs, model.grid ? &*model.grid : nullptr);
+  };
+  fit_self();
+  // what a training run's grid or halo carried, and its traffic to itself (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
-    return model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
+    GridTraffic t = model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
+    if (model.self_traffic) {
+      GridTraffic self = self_traffic_of(r, model.grid ? &*model.grid : nullptr).self_aside;
+      t.messages += self.messages, t.bytes += self.bytes;
+      t.self_messages += self.self_messages, t.self_bytes += self.self_bytes;
+    }
+    return t;
   };
   // a training run's messages and bytes beside its grid or halo and its collectives (what the curves fit); a
   // rest under a thousandth of the run's is the rounding of the collectives' mean payloads, not traffic
@@ -431,6 +445,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                                  "the grid is not used, s(n) and B(n) are curves through the runs' totals");
       model.grid.reset(); // traffic beside the grid in some runs only: no curve can follow it, fit the totals
       model.halo.reset();
+      fit_self();
       // the rest is now the runs' totals less their collectives
       for (std::size_t i = 0, k = 0; i < runs.size(); ++i) {
         const MeasuredRun& r = runs[i];
@@ -443,20 +458,28 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       }
     }
   }
-  bool structured = model.grid || model.halo || model.collectives;
+  bool structured = model.grid || model.halo || model.collectives || model.self_traffic;
   if (variant.traffic_structure && model.smpi_factors) {
     // SMPI's factors per message size: the grid's classes and the collectives
     // take their own sizes at n, and the mix is that of the traffic beside
     // them (the largest run's sizes less theirs). A halo (no rank layout, so
     // no sizes per class) stays in the whole run's mix at the mean
     const MeasuredRun* largest = largest_sized_run(runs);
-    if ((model.grid || model.collectives) && !model.halo && largest != nullptr) {
+    if ((model.grid || model.collectives || model.self_traffic) && !model.halo && largest != nullptr) {
       std::vector<GridTraffic> carried;
       if (model.grid)
         carried = classed_traffic_by_size(*model.grid, *largest);
       if (model.collectives)
         for (const auto& [size, messages] : recorded_collective_traffic(*largest).sizes)
           carried.push_back({messages, messages * size});
+      if (model.self_traffic) {
+        ClassedRun self = self_traffic_of(*largest, model.grid ? &*model.grid : nullptr);
+        if (self.self_aside_sized)
+          for (const auto& [low, k] : self.self_aside_sizes)
+            carried.push_back(k);
+        else
+          carried.push_back(self.self_aside);
+      }
       model.size_mix = size_mix_beside(*largest, carried);
       model.size_mix_of_rest = true;
     } else {
@@ -535,11 +558,16 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
         }
         std::vector<double> rest = r.rank_bytes_received;
         std::vector<double> collective = recorded_collective_traffic(r).received;
-        std::vector<double> grid = model.grid && r.partners.size() == static_cast<std::size_t>(r.procs)
-                                       ? classify_partners(r, model.grid->rule.at(r.procs)).received
-                                       : std::vector<double>(rest.size(), 0.0);
+        std::vector<double> grid(rest.size(), 0.0), self(rest.size(), 0.0);
+        if (r.partners.size() == static_cast<std::size_t>(r.procs)) {
+          ClassedRun c = model.grid ? classify_partners(r, model.grid->rule.at(r.procs)) : self_traffic_of(r, nullptr);
+          if (model.grid)
+            grid = c.received;
+          if (model.self_traffic)
+            self = c.self_aside_received;
+        }
         for (std::size_t t = 0; t < rest.size(); ++t)
-          rest[t] = std::max(rest[t] - collective[t] - grid[t], 0.0);
+          rest[t] = std::max(rest[t] - collective[t] - grid[t] - self[t], 0.0);
         beside.emplace_back(r.procs, std::move(rest));
       }
       model.collectives->rest_hot_receive = rest_hot_receive_curve(beside);

@@ -28,6 +28,7 @@
 #include "qn/ClosedNetwork.hpp"
 #include "qn/HaloExchange.hpp"
 #include "qn/MultiClassNetwork.hpp"
+#include "qn/SelfTraffic.hpp"
 #include "qn/MeasuredRun.hpp"
 #include "qn/TrafficStructure.hpp"
 
@@ -78,6 +79,9 @@ struct QueueingModel {
   /// bytes and each rank's received bytes at n come from the replay's default algorithms at n, and s(n) and B(n)
   /// are the rest's (setup traffic, collectives on sub-communicators)
   std::optional<CollectiveTraffic> collectives;
+  /// a rank's point-to-point messages to itself beside the grid (SWFFT's own blocks), in every training run:
+  /// kept on its node at n, and the one-process run's network time; s(n) and B(n) are the rest's
+  std::optional<SelfTraffic> self_traffic;
   /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean.
   /// With size_mix_of_rest, the mix of the traffic beside the grid and the collectives only (the grid's
   /// classes and the collectives have their own sizes at n)
@@ -218,6 +222,9 @@ struct ModelVariant {
   bool node_classes = true;
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
+  /// with traffic_structure, a rank's messages to itself in a class of their own (SelfTraffic), not refusing the
+  /// grid nor spread by the curves over the other nodes
+  bool self_traffic = true;
   /// the runs' recorded work fitted in n where a form wins by leave-one-out (the forms: fit_work_growth in
   /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default since session 11's
   /// pre-registered check raised the study's mean over all 27 cases (docs/models.md, session 11)

@@ -498,7 +498,9 @@ double prediction_band(const Reliability& rel, const BandTerms& terms, bool amda
   return std::max({band, terms.network, terms.held}) + terms.unseen;
 }
 
-std::string structure_at(const QueueingModel& model, int procs)
+namespace {
+
+std::string grid_or_curves_at(const QueueingModel& model, int procs)
 {
   if (model.grid) {
     std::string s = fmt::format("{} ({})", model.grid->describe(), model.grid->rule.describe());
@@ -519,6 +521,17 @@ std::string structure_at(const QueueingModel& model, int procs)
                        model.halo->dimensions, model.halo->periodic ? "periodic " : "",
                        model.halo->diagonals ? "faces, edges and corners" : "faces");
   return "no process grid (point-to-point traffic in the curves s(n), B(n))";
+}
+
+} // namespace
+
+std::string structure_at(const QueueingModel& model, int procs)
+{
+  std::string s = grid_or_curves_at(model, procs);
+  if (model.self_traffic)
+    s += fmt::format("; {} ({:.4g} messages a rank at {})", model.self_traffic->describe(),
+                     model.self_traffic->at(std::max(procs, 1)).messages / std::max(procs, 1), procs);
+  return s;
 }
 
 std::string collectives_at(const QueueingModel& model, int procs)

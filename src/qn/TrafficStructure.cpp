@@ -81,9 +81,6 @@ const MeasuredRun* largest_sized_run(const std::vector<MeasuredRun>& runs)
   return largest;
 }
 
-namespace {
-
-// shares of the messages and sizes relative to the mean, of size classes given by their messages and bytes
 std::vector<SizeShare> relative_mix(const std::vector<GridTraffic>& classes)
 {
   double messages = 0, bytes = 0;
@@ -98,8 +95,6 @@ std::vector<SizeShare> relative_mix(const std::vector<GridTraffic>& classes)
       mix.push_back({c.bytes / c.messages / mean, c.messages / messages});
   return mix;
 }
-
-} // namespace
 
 std::vector<SizeShare> size_mix(const std::vector<MeasuredRun>& runs)
 {

@@ -59,6 +59,10 @@ struct SizeAt {
   double bytes = 0, messages = 0;
 };
 
+/// Size classes given by their messages and bytes as shares of the messages and sizes relative to their mean;
+/// empty when they carry no message or no byte.
+std::vector<SizeShare> relative_mix(const std::vector<GridTraffic>& classes);
+
 /// The largest training run that reports its message sizes; null when none does.
 const MeasuredRun* largest_sized_run(const std::vector<MeasuredRun>& runs);
 

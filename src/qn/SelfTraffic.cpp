@@ -1,0 +1,115 @@
+#include "qn/SelfTraffic.hpp"
+
+#include "core/Error.hpp"
+#include "fit/Curve.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace perfcast {
+
+GridTraffic SelfTraffic::at(double procs) const
+{
+  double n = std::max(procs, 1.0);
+  GridTraffic t;
+  t.messages = t.self_messages = n * messages * std::pow(n, messages_exponent);
+  t.bytes = t.self_bytes = n * bytes * std::pow(n, bytes_exponent);
+  return t;
+}
+
+std::vector<SizeAt> SelfTraffic::sizes_at(double procs) const
+{
+  GridTraffic t = at(procs);
+  std::vector<SizeAt> sizes;
+  if (!(t.messages > 0))
+    return sizes;
+  for (const SizeAt& s : sizes_at_mean(mix, t.bytes / t.messages))
+    sizes.push_back({s.bytes, s.messages * t.messages});
+  return sizes;
+}
+
+std::string SelfTraffic::describe() const
+{
+  return fmt::format("{:.4g} n^{:.2f} messages and {:.4g} n^{:.2f} bytes a rank to itself", messages,
+                     messages_exponent, bytes, bytes_exponent);
+}
+
+ClassedRun self_traffic_of(const MeasuredRun& run, const GridClasses* grid)
+{
+  if (grid != nullptr && run.procs >= 2 && run.partners.size() == static_cast<std::size_t>(run.procs))
+    return classify_partners(run, grid->rule.at(run.procs));
+  ClassedRun c;
+  c.procs = run.procs;
+  c.self_aside_received.assign(static_cast<std::size_t>(std::max(run.procs, 0)), 0.0);
+  for (std::size_t r = 0; r < run.partners.size() && r < c.self_aside_received.size(); ++r)
+    for (const PartnerTraffic& p : run.partners[r]) {
+      if (p.to != static_cast<int>(r) || !(p.messages > 0))
+        continue;
+      c.self_aside.messages += p.messages, c.self_aside.bytes += p.bytes;
+      c.self_aside.self_messages += p.messages, c.self_aside.self_bytes += p.bytes;
+      c.self_aside_received[r] += p.bytes;
+      c.self_aside_sized = c.self_aside_sized && !p.sizes.empty();
+      for (const SizeClass& k : p.sizes) {
+        GridTraffic& s = c.self_aside_sizes[k.min_bytes];
+        s.messages += k.messages, s.bytes += k.bytes;
+      }
+    }
+  return c;
+}
+
+std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs, const GridClasses* grid)
+{
+  std::vector<std::pair<double, double>> messages, bytes;
+  SelfTraffic t;
+  int largest = 0;
+  for (const MeasuredRun& r : runs) {
+    if (r.procs < 1 || r.partners.size() != static_cast<std::size_t>(r.procs))
+      continue;
+    ClassedRun c = self_traffic_of(r, grid);
+    if (!(c.self_aside.messages > 0) || !(c.self_aside.bytes > 0))
+      return std::nullopt; // in some runs only (or empty messages): no curve can follow it
+    messages.emplace_back(r.procs, c.self_aside.messages / r.procs);
+    bytes.emplace_back(r.procs, c.self_aside.bytes / r.procs);
+    t.seen_at.push_back(r.procs);
+    if (r.procs >= largest) {
+      largest = r.procs;
+      std::vector<GridTraffic> sizes;
+      for (const auto& [low, k] : c.self_aside_sizes)
+        sizes.push_back(k);
+      t.mix = c.self_aside_sized ? relative_mix(sizes) : std::vector<SizeShare>{};
+    }
+  }
+  if (messages.empty())
+    return std::nullopt;
+  PowerFit m = fit_power(messages, -2, 0, 0), b = fit_power(bytes, -2, 0, 0);
+  t.messages = m.c, t.messages_exponent = m.k;
+  t.bytes = b.c, t.bytes_exponent = b.k;
+  return t;
+}
+
+void to_json(nlohmann::json& j, const SelfTraffic& t)
+{
+  nlohmann::json mix = nlohmann::json::array();
+  for (const SizeShare& s : t.mix)
+    mix.push_back({{"relative_size", s.relative_size}, {"message_share", s.message_share}});
+  j = {{"messages_per_rank", t.messages}, {"messages_exponent", t.messages_exponent},
+       {"bytes_per_rank", t.bytes},       {"bytes_exponent", t.bytes_exponent},
+       {"size_mix", mix},                 {"seen_at", t.seen_at}};
+}
+
+void from_json(const nlohmann::json& j, SelfTraffic& t)
+{
+  t.messages = j.at("messages_per_rank").get<double>();
+  t.messages_exponent = j.at("messages_exponent").get<double>();
+  t.bytes = j.at("bytes_per_rank").get<double>();
+  t.bytes_exponent = j.at("bytes_exponent").get<double>();
+  if (!(t.messages > 0) || !(t.bytes >= 0) || t.messages_exponent < -2 || t.messages_exponent > 0 ||
+      t.bytes_exponent < -2 || t.bytes_exponent > 0)
+    throw Error("self_traffic: expected messages_per_rank > 0, bytes_per_rank >= 0 and exponents within [-2, 0]");
+  t.mix.clear();
+  for (const auto& s : j.value("size_mix", nlohmann::json::array()))
+    t.mix.push_back({s.at("relative_size").get<double>(), s.at("message_share").get<double>()});
+  t.seen_at = j.value("seen_at", std::vector<int>{});
+}
+
+} // namespace perfcast
