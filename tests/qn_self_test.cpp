@@ -81,7 +81,7 @@ TEST(QnSelf, ClosedForms)
   EXPECT_DOUBLE_EQ(sizes[1].messages, 2);
 }
 
-TEST(QnSelf, ATransposeWithOwnBlocksKeepsTheGridAndItsSelfTrafficAtTheTarget)
+TEST(QnSelf, ATransposesOwnBlocksAreAClassOfTheirOwnAtTheTarget)
 {
   test::TempDir dir;
   std::vector<MeasuredRun> runs;
@@ -89,21 +89,20 @@ TEST(QnSelf, ATransposeWithOwnBlocksKeepsTheGridAndItsSelfTrafficAtTheTarget)
     runs.push_back(transpose_run(n, dir));
   Platform p = test::qn_two_nodes();
   QueueingModel m = fit_queueing_model(runs, p);
-  // the pairs are a 1-D grid's neighbours and an all-to-all class; the blocks to itself are set aside
-  ASSERT_TRUE(m.grid.has_value());
+  // a rank's blocks to itself are a redistribution's: the grid stays refused, and the curves fit the pairs' traffic
+  EXPECT_FALSE(m.grid.has_value());
   ASSERT_TRUE(m.self_traffic.has_value());
   EXPECT_NEAR(m.self_traffic->messages_exponent, 0, 1e-9);
   EXPECT_NEAR(m.self_traffic->bytes_exponent, -2, 1e-6);
   EXPECT_EQ(m.self_traffic->seen_at, (std::vector<int>{1, 2, 4, 8}));
-  EXPECT_DOUBLE_EQ(m.sends(32), 0); // nothing beside the grid and the self traffic
   for (int n : {16, 32}) {
     MeasuredRun truth = transpose_run(n, dir);
     auto [messages, bytes] = sent_to_itself(truth);
     GridTraffic at = structured_traffic(m, n);
     EXPECT_NEAR(at.self_messages, messages, 1e-6 * messages) << n;
     EXPECT_NEAR(at.self_bytes, bytes, 1e-6 * bytes) << n;
-    // every message of the run, the grid's and its own, per rank
-    EXPECT_NEAR(cycles_at(m, n), truth.sends_per_process, 1e-6 * truth.sends_per_process) << n;
+    // beside them the curves: 4 (n - 1) messages a rank to the others, 4 (n - 1) kField / n^2 bytes a rank
+    EXPECT_NEAR(cycles_at(m, n), truth.sends_per_process, 0.05 * truth.sends_per_process) << n;
   }
   // one process: all of its messages go to itself, and they are the cycles the network sees
   EXPECT_NEAR(cycles_at(m, 1), kSteps, 1e-9);

@@ -196,7 +196,6 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
     return it->second;
   };
   out.received.assign(static_cast<std::size_t>(n), 0.0);
-  out.self_aside_received.assign(static_cast<std::size_t>(n), 0.0);
   std::map<Offset, ClassedRun::Observation> seen;
   // a pair's traffic, or a share of it (a pair reached by several offsets), in class o
   auto observe = [&](const Offset& o, const Pair& p, double share) {
@@ -240,15 +239,7 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
         continue;
       const Pair& p = traffic(r, t);
       if (t == r) {
-        out.self_aside.messages += p.messages, out.self_aside.bytes += p.bytes;
-        out.self_aside.self_messages += p.messages, out.self_aside.self_bytes += p.bytes;
-        out.self_aside_received[static_cast<std::size_t>(r)] += p.bytes;
-        if (p.messages > 0)
-          out.self_aside_sized = out.self_aside_sized && p.sized;
-        for (const auto& [low, k] : p.sizes) {
-          GridTraffic& s = out.self_aside_sizes[low];
-          s.messages += k.messages, s.bytes += k.bytes;
-        }
+        out.self_unexplained += p.messages;
         continue;
       }
       out.far_pairs += 1;
@@ -264,8 +255,7 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   return out;
 }
 
-GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict,
-                         bool self_aside)
+GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict)
 {
   GridFit result;
   std::vector<const MeasuredRun*> sending;
@@ -289,26 +279,18 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
     int broke = 0;
     for (const MeasuredRun* r : sending) {
       ClassedRun c = classify_partners(*r, rule.at(r->procs));
-      if (c.irregular() && why.empty()) {
+      if ((c.irregular() || c.self_unexplained > 0) && why.empty())
         broke = r->procs;
+      if (c.irregular() && why.empty())
         why = fmt::format("at {} processes on {}, {} of the {} pairs that are no grid neighbours carry messages "
                           "(neither all of them nor setup traffic)",
                           r->procs, c.grid.describe(), c.far_present, c.far_pairs);
-      }
+      if (c.self_unexplained > 0 && why.empty())
+        why = fmt::format("at {} processes on {}, ranks send themselves {:.0f} messages that no periodic side of 1 "
+                          "explains",
+                          r->procs, c.grid.describe(), c.self_unexplained);
       classed.push_back(std::move(c));
     }
-    // a rank's traffic to itself off the periodic sides of 1 is set aside (the model's self traffic) when every
-    // run has it; in some runs only, no class nor curve can follow it
-    auto sends_itself = [](const ClassedRun& c) { return c.self_aside.messages > 0; };
-    bool all_aside = std::all_of(classed.begin(), classed.end(), sends_itself);
-    for (const ClassedRun& c : classed)
-      if (sends_itself(c) && (!self_aside || !all_aside) && why.empty()) {
-        broke = c.procs;
-        why = fmt::format("at {} processes on {}, ranks send themselves {:.0f} messages that no periodic side of 1 "
-                          "explains{}",
-                          c.procs, c.grid.describe(), c.self_aside.messages,
-                          self_aside ? " (and not in every run)" : "");
-      }
     if (!why.empty()) {
       if (broke > furthest) {
         furthest = broke;
@@ -418,7 +400,7 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
       }
       std::vector<double> rest = r->rank_bytes_received;
       for (std::size_t t = 0; t < rest.size(); ++t)
-        rest[t] = std::max(rest[t] - classed[i].received[t] - classed[i].self_aside_received[t], 0.0);
+        rest[t] = std::max(rest[t] - classed[i].received[t], 0.0);
       beside.emplace_back(r->procs, std::move(rest));
     }
     table.rest_hot_receive = rest_hot_receive_curve(beside);

@@ -65,12 +65,7 @@ struct ClassedRun {
   };
   std::vector<Observation> classes;
   double far_pairs = 0, far_present = 0; ///< non-neighbour pairs, and those carrying messages beyond setup traffic
-  /// what ranks sent themselves that no periodic side of 1 explains (SWFFT's own blocks): no class; the model's
-  /// self traffic (SelfTraffic) takes it, by size class and per rank
-  GridTraffic self_aside;
-  std::map<double, GridTraffic> self_aside_sizes;
-  std::vector<double> self_aside_received;
-  bool self_aside_sized = true; ///< every such pair gave its sizes
+  double self_unexplained = 0;           ///< messages ranks sent themselves that no periodic side of 1 explains
   bool irregular() const { return far_present > 0 && far_present < far_pairs; }
   GridTraffic classed;           ///< the messages and bytes in the classes (those to the ranks themselves included)
   std::vector<double> received;  ///< per rank, the bytes it received in them
@@ -90,14 +85,12 @@ struct GridFit {
 };
 
 /// The class table of the runs (with 2 or more processes, listing their partners) under the first rule that
-/// fits: no far pair but setup traffic unless all are present, traffic of a rank to itself off the periodic
-/// sides of 1 in every run or in none (set aside for the model's self traffic; with `self_aside` false, in none),
-/// and, when `strict` (detection without a user's grid), every class's pairs as many messages (within
+/// fits: no far pair but setup traffic unless all are present, nothing sent to itself but along a periodic side
+/// of 1, and, when `strict` (detection without a user's grid), every class's pairs as many messages (within
 /// 10%) and bytes per message (within 1.5x), present in every run whose grid has it once present in one, and
 /// runs at two or more counts. Nothing (not irregular) when the runs list no point-to-point partners. A class's
 /// messages per pair are those of the largest run whose grid has it.
-GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict,
-                         bool self_aside = true);
+GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict);
 
 /// The messages and bytes of a training run that the table's classes carry (the rest is fitted beside them).
 GridTraffic classed_traffic(const GridClasses& table, const MeasuredRun& run);

@@ -338,9 +338,8 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // on the grid the user gave or the first MPI_Dims_create grid the partner
   // lists fit, the curves fit the rest of the traffic
   if (variant.traffic_structure && variant.run_bytes) {
-    GridFit classed =
-        fit_grid_classes(runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules,
-                         !variant.grid_given, variant.self_traffic);
+    GridFit classed = fit_grid_classes(
+        runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules, !variant.grid_given);
     model.grid = classed.table;
     // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show
     // (counts of neighbours, not which ranks): its neighbours stop growing
@@ -358,18 +357,18 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
     // (alltoall's algorithm switches, a linear allgather's n(n-1)) where a curve through 2, 4 and 8 cannot
     model.collectives = fit_collective_traffic(runs, model.warnings);
   }
-  // a rank's messages to itself beside the grid (a halo explains its own)
+  // a rank's messages to itself beside the curves (a grid's periodic sides of 1 and a halo explain their own)
   auto fit_self = [&] {
     model.self_traffic.reset();
-    if (variant.traffic_structure && variant.run_bytes && variant.self_traffic && !model.halo)
-      model.self_traffic = fit_self_traffic(runs, model.grid ? &*model.grid : nullptr);
+    if (variant.traffic_structure && variant.run_bytes && variant.self_traffic && !model.grid && !model.halo)
+      model.self_traffic = fit_self_traffic(runs);
   };
   fit_self();
   // what a training run's grid or halo carried, and its traffic to itself (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
     GridTraffic t = model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
     if (model.self_traffic) {
-      GridTraffic self = self_traffic_of(r, model.grid ? &*model.grid : nullptr).self_aside;
+      GridTraffic self = self_traffic_of(r).total;
       t.messages += self.messages, t.bytes += self.bytes;
       t.self_messages += self.self_messages, t.self_bytes += self.self_bytes;
     }
@@ -473,12 +472,12 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
         for (const auto& [size, messages] : recorded_collective_traffic(*largest).sizes)
           carried.push_back({messages, messages * size});
       if (model.self_traffic) {
-        ClassedRun self = self_traffic_of(*largest, model.grid ? &*model.grid : nullptr);
-        if (self.self_aside_sized)
-          for (const auto& [low, k] : self.self_aside_sizes)
+        SelfTrafficOfRun self = self_traffic_of(*largest);
+        if (self.sized)
+          for (const auto& [low, k] : self.sizes)
             carried.push_back(k);
         else
-          carried.push_back(self.self_aside);
+          carried.push_back(self.total);
       }
       model.size_mix = size_mix_beside(*largest, carried);
       model.size_mix_of_rest = true;
@@ -558,14 +557,11 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
         }
         std::vector<double> rest = r.rank_bytes_received;
         std::vector<double> collective = recorded_collective_traffic(r).received;
-        std::vector<double> grid(rest.size(), 0.0), self(rest.size(), 0.0);
-        if (r.partners.size() == static_cast<std::size_t>(r.procs)) {
-          ClassedRun c = model.grid ? classify_partners(r, model.grid->rule.at(r.procs)) : self_traffic_of(r, nullptr);
-          if (model.grid)
-            grid = c.received;
-          if (model.self_traffic)
-            self = c.self_aside_received;
-        }
+        bool listed = r.partners.size() == static_cast<std::size_t>(r.procs);
+        std::vector<double> grid = model.grid && listed ? classify_partners(r, model.grid->rule.at(r.procs)).received
+                                                        : std::vector<double>(rest.size(), 0.0);
+        std::vector<double> self =
+            model.self_traffic && listed ? self_traffic_of(r).received : std::vector<double>(rest.size(), 0.0);
         for (std::size_t t = 0; t < rest.size(); ++t)
           rest[t] = std::max(rest[t] - collective[t] - grid[t] - self[t], 0.0);
         beside.emplace_back(r.procs, std::move(rest));

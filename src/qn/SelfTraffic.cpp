@@ -34,30 +34,27 @@ std::string SelfTraffic::describe() const
                      messages_exponent, bytes, bytes_exponent);
 }
 
-ClassedRun self_traffic_of(const MeasuredRun& run, const GridClasses* grid)
+SelfTrafficOfRun self_traffic_of(const MeasuredRun& run)
 {
-  if (grid != nullptr && run.procs >= 2 && run.partners.size() == static_cast<std::size_t>(run.procs))
-    return classify_partners(run, grid->rule.at(run.procs));
-  ClassedRun c;
-  c.procs = run.procs;
-  c.self_aside_received.assign(static_cast<std::size_t>(std::max(run.procs, 0)), 0.0);
-  for (std::size_t r = 0; r < run.partners.size() && r < c.self_aside_received.size(); ++r)
+  SelfTrafficOfRun t;
+  t.received.assign(static_cast<std::size_t>(std::max(run.procs, 0)), 0.0);
+  for (std::size_t r = 0; r < run.partners.size() && r < t.received.size(); ++r)
     for (const PartnerTraffic& p : run.partners[r]) {
       if (p.to != static_cast<int>(r) || !(p.messages > 0))
         continue;
-      c.self_aside.messages += p.messages, c.self_aside.bytes += p.bytes;
-      c.self_aside.self_messages += p.messages, c.self_aside.self_bytes += p.bytes;
-      c.self_aside_received[r] += p.bytes;
-      c.self_aside_sized = c.self_aside_sized && !p.sizes.empty();
+      t.total.messages += p.messages, t.total.bytes += p.bytes;
+      t.received[r] += p.bytes;
+      t.sized = t.sized && !p.sizes.empty();
       for (const SizeClass& k : p.sizes) {
-        GridTraffic& s = c.self_aside_sizes[k.min_bytes];
+        GridTraffic& s = t.sizes[k.min_bytes];
         s.messages += k.messages, s.bytes += k.bytes;
       }
     }
-  return c;
+  t.total.self_messages = t.total.messages, t.total.self_bytes = t.total.bytes;
+  return t;
 }
 
-std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs, const GridClasses* grid)
+std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs)
 {
   std::vector<std::pair<double, double>> messages, bytes;
   SelfTraffic t;
@@ -65,18 +62,18 @@ std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs
   for (const MeasuredRun& r : runs) {
     if (r.procs < 1 || r.partners.size() != static_cast<std::size_t>(r.procs))
       continue;
-    ClassedRun c = self_traffic_of(r, grid);
-    if (!(c.self_aside.messages > 0) || !(c.self_aside.bytes > 0))
+    SelfTrafficOfRun c = self_traffic_of(r);
+    if (!(c.total.messages > 0) || !(c.total.bytes > 0))
       return std::nullopt; // in some runs only (or empty messages): no curve can follow it
-    messages.emplace_back(r.procs, c.self_aside.messages / r.procs);
-    bytes.emplace_back(r.procs, c.self_aside.bytes / r.procs);
+    messages.emplace_back(r.procs, c.total.messages / r.procs);
+    bytes.emplace_back(r.procs, c.total.bytes / r.procs);
     t.seen_at.push_back(r.procs);
     if (r.procs >= largest) {
       largest = r.procs;
       std::vector<GridTraffic> sizes;
-      for (const auto& [low, k] : c.self_aside_sizes)
+      for (const auto& [low, k] : c.sizes)
         sizes.push_back(k);
-      t.mix = c.self_aside_sized ? relative_mix(sizes) : std::vector<SizeShare>{};
+      t.mix = c.sized ? relative_mix(sizes) : std::vector<SizeShare>{};
     }
   }
   if (messages.empty())

@@ -3,20 +3,22 @@
 // whose redistribution sends every rank its own block too (SWFFT's pencil
 // transposes: at one process the whole 32 MB field, a rank to itself). They
 // never leave the rank's node: SMPI carries them over the host's own route
-// (its links twice on a cluster without loopback), and in a one-process run
-// they are all the network time there is. As a curve of "all messages" they
-// would be spread over the other nodes' NICs, and the one-process run, which
-// the curves never see, would count them as computation. So the model keeps
-// them apart: per rank, its messages to itself c n^k and its bytes to itself
-// c n^k (each k within [-2, 0]: a rank's own share of a redistribution falls or
-// stays as n grows), through every training run, the one-process run
-// included, and their sizes relative to their mean. Traffic to itself that a
-// process grid's periodic side of 1 explains stays with the grid; the
-// collectives' own copies are the collectives'.
-#include "qn/GridClasses.hpp"
+// (its link, up and down, on a cluster without loopback), and in a
+// one-process run they are all the network time there is. As part of the
+// curves s(n), B(n) they would be spread over the other nodes' NICs, and the
+// one-process run, which the curves never see, would count them as
+// computation. So the model keeps them apart: per rank, its messages to
+// itself c n^k and its bytes to itself c n^k (each k within [-2, 0]: a rank's
+// own share of a redistribution falls or stays as n grows), through every
+// training run, the one-process run included, and their sizes relative to
+// their mean. Traffic to itself is also the sign of a redistribution, whose
+// partners at larger counts are no grid neighbours (SWFFT's pencils on 2 x 2 x
+// 2 look like faces), so it keeps the process grid refused, as before: the
+// class is used beside the curves, where no grid or halo holds.
 #include "qn/MeasuredRun.hpp"
 #include "qn/TrafficStructure.hpp"
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -37,13 +39,18 @@ struct SelfTraffic {
   std::string describe() const;
 };
 
-/// One run's traffic of ranks to themselves beside the grid's classes (all of it without a grid; by size when
-/// every such pair gave its sizes, per rank received).
-ClassedRun self_traffic_of(const MeasuredRun& run, const GridClasses* grid);
+/// What one run's ranks sent themselves: messages and bytes, by size class, and per rank.
+struct SelfTrafficOfRun {
+  GridTraffic total;                      ///< messages == self_messages
+  std::map<double, GridTraffic> sizes;    ///< by size class (its smallest size)
+  bool sized = true;                      ///< every rank sending itself gave its sizes
+  std::vector<double> received;           ///< per rank, the bytes it sent itself
+};
+SelfTrafficOfRun self_traffic_of(const MeasuredRun& run);
 
-/// The self traffic of runs in which every run that lists its partners has some (one-process runs included),
-/// beside `grid`'s periodic sides of 1; none when a run has none or none lists partners.
-std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs, const GridClasses* grid);
+/// The self traffic of runs in which every run that lists its partners has some (one-process runs included);
+/// none when a run has none or none lists partners.
+std::optional<SelfTraffic> fit_self_traffic(const std::vector<MeasuredRun>& runs);
 
 void to_json(nlohmann::json& j, const SelfTraffic& t);
 void from_json(const nlohmann::json& j, SelfTraffic& t);

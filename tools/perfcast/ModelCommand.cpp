@@ -13,6 +13,7 @@
 #include <cmath>
 #include <map>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 #include <optional>
 
@@ -166,13 +167,21 @@ int run_fit(const ModelArgs& a)
                                h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
                                h.bytes, h.exponent);
   }
-  if (model.size_mix_of_rest)
+  if (model.self_traffic)
+    std::cout << fmt::format("  to itself             {} (seen at {}), kept on the rank's node; besides s(n), B(n)\n",
+                             model.self_traffic->describe(), fmt::join(model.self_traffic->seen_at, ", "));
+  if (model.size_mix_of_rest) {
+    std::vector<std::string> own;
+    if (model.grid)
+      own.push_back("grid's classes");
+    if (model.collectives)
+      own.push_back("collectives");
+    if (model.self_traffic)
+      own.push_back("messages to itself");
     std::cout << fmt::format("  message sizes         the {} at their own sizes, {} size classes beside them; "
                              "SMPI's factors taken per size\n",
-                             model.grid && model.collectives ? "grid's classes and the collectives"
-                             : model.grid                    ? "grid's classes"
-                                                             : "collectives",
-                             model.size_mix.size());
+                             fmt::join(own, " and the "), model.size_mix.size());
+  }
   else if (!model.size_mix.empty())
     std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
   if (model.hot_receive)
