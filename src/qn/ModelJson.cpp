@@ -113,6 +113,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["collective_traffic"] = *m.collectives;
   if (m.self_traffic)
     j["self_traffic"] = *m.self_traffic;
+  if (m.one_process_traffic)
+    j["one_process_traffic"] = {{"messages", m.one_process_traffic->messages}, {"bytes", m.one_process_traffic->bytes}};
   if (!m.size_mix.empty()) {
     nlohmann::json mix = nlohmann::json::array();
     for (const SizeShare& c : m.size_mix)
@@ -162,6 +164,14 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       } catch (const Error& e) {
         fail_in(path, fmt::format("self_traffic: {}", e.what()));
       }
+    }
+    if (j.contains("one_process_traffic")) {
+      GridTraffic t;
+      t.messages = t.self_messages = j.at("one_process_traffic").at("messages").get<double>();
+      t.bytes = t.self_bytes = j.at("one_process_traffic").at("bytes").get<double>();
+      if (!(t.messages >= 0) || !(t.bytes >= 0))
+        fail_in(path, "one_process_traffic: expected messages and bytes at least 0");
+      m.one_process_traffic = t;
     }
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))

@@ -76,6 +76,8 @@ Nic nic_of(const Platform& platform, int host)
 // host's own links on a platform without loopback
 GridTraffic structured_traffic(const QueueingModel& model, double n)
 {
+  if (n < 2 && model.one_process_traffic)
+    return *model.one_process_traffic; // measured: a lone rank sends only itself
   int procs = static_cast<int>(std::lround(std::max(n, 1.0)));
   GridTraffic t = model.grid ? grid_class_traffic(*model.grid, procs)
                   : model.halo ? halo_traffic(*model.halo, procs)

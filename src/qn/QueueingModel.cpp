@@ -364,6 +364,9 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
       model.self_traffic = fit_self_traffic(runs);
   };
   fit_self();
+  for (const MeasuredRun& r : runs)
+    if (variant.traffic_structure && variant.self_traffic && r.procs == 1 && r.partners.size() == 1)
+      model.one_process_traffic = self_traffic_of(r).total;
   // what a training run's grid or halo carried, and its traffic to itself (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
     GridTraffic t = model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};

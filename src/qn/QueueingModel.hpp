@@ -82,6 +82,10 @@ struct QueueingModel {
   /// a rank's point-to-point messages to itself beside the grid (SWFFT's own blocks), in every training run:
   /// kept on its node at n, and the one-process run's network time; s(n) and B(n) are the rest's
   std::optional<SelfTraffic> self_traffic;
+  /// what the one-process training run sent itself (its partner list; none: it was not measured or did not
+  /// list its partners): at one process the structures take it, not a grid's wrap extrapolated from the runs
+  /// of 2 and more (CoSP2's all-to-all class on a periodic 1-D grid would send a lone rank its own rows)
+  std::optional<GridTraffic> one_process_traffic;
   /// the training runs' message sizes relative to their mean (SMPI's factors per size); empty: all at the mean.
   /// With size_mix_of_rest, the mix of the traffic beside the grid and the collectives only (the grid's
   /// classes and the collectives have their own sizes at n)
@@ -222,8 +226,9 @@ struct ModelVariant {
   bool node_classes = true;
   /// inputs from the runs' traffic structure: a grid halo exchange from the partner lists, the size mix
   bool traffic_structure = true;
-  /// with traffic_structure, a rank's messages to itself in a class of their own (SelfTraffic), not refusing the
-  /// grid nor spread by the curves over the other nodes
+  /// with traffic_structure, a rank's messages to itself as measured: at one process the one-process run's
+  /// (one_process_traffic), beside the curves a class of their own (SelfTraffic) rather than spread by the curves
+  /// over the other nodes
   bool self_traffic = true;
   /// the runs' recorded work fitted in n where a form wins by leave-one-out (the forms: fit_work_growth in
   /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default since session 11's
