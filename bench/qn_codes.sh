@@ -5,6 +5,8 @@
 #   build() { ...; }                 run in the exported source, with SMPI's compilers
 #   specs=('CODE=BINARY ARGS' ...)   bench/qn_study.sh's specs; @SRC@ is the source
 #                                    directory, ARGS may use $n (the process count)
+#   paths=(DIR ...)                  optional: export only these paths of the commit
+#                                    (a mirror may lack a large file the code never reads)
 # and may define prepare_CODE N TRACE_DIR (an input file per count, run before
 # each recording) and fit_args_CODE='...' (options to that code's `fit qn`);
 # a function that a spec calls ($(grid $n)) is exported by its recipe (export -f).
@@ -26,7 +28,7 @@ prepares=()
 for recipe in "$@"; do
   file=$root/bench/qn_codes/$recipe.sh
   [ -f "$file" ] || { echo "error: $file: no such recipe" >&2; exit 2; }
-  unset repo commit specs
+  unset repo commit specs paths
   unset -f build
   # shellcheck source=/dev/null
   source "$file"
@@ -36,7 +38,7 @@ for recipe in "$@"; do
   if [ ! -f "$src/.built" ]; then
     rm -rf "$src"
     mkdir -p "$src"
-    git --git-dir="$git_dir" archive "$commit" | tar -x -C "$src"
+    git --git-dir="$git_dir" archive "$commit" ${paths[@]+"${paths[@]}"} | tar -x -C "$src"
     echo "== building $recipe ($repo $commit) in $src" >&2
     (cd "$src" && build) > "$src.build.log" 2>&1 || { echo "error: $recipe: build failed, see $src.build.log" >&2; exit 1; }
     touch "$src/.built"
