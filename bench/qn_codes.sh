@@ -5,8 +5,9 @@
 #   build() { ...; }                 run in the exported source, with SMPI's compilers
 #   specs=('CODE=BINARY ARGS' ...)   bench/qn_study.sh's specs; @SRC@ is the source
 #                                    directory, ARGS may use $n (the process count)
-# and may set paths=(DIR...) (export only those parts of the tree: a mirror can
-# lack its largest files, PDFs say) and define prepare_CODE N TRACE_DIR (an input file per count, run before
+#   paths=(DIR ...)                  optional: export only these paths of the commit
+#                                    (a mirror may lack a large file the code never reads)
+# and may define prepare_CODE N TRACE_DIR (an input file per count, run before
 # each recording) and fit_args_CODE='...' (options to that code's `fit qn`);
 # a function that a spec calls ($(grid $n)) is exported by its recipe (export -f).
 # Nothing is downloaded: the source is a git directory already on this machine,
