@@ -24,7 +24,6 @@ shift
 mkdir -p "$out/src"
 out=$(cd "$out" && pwd)
 all_specs=()
-prepares=()
 for recipe in "$@"; do
   file=$root/bench/qn_codes/$recipe.sh
   [ -f "$file" ] || { echo "error: $file: no such recipe" >&2; exit 2; }
@@ -48,7 +47,6 @@ for recipe in "$@"; do
     all_specs+=("${spec//@SRC@/$src}")
     if declare -F "prepare_$name" > /dev/null; then
       export -f "prepare_$name"
-      prepares+=("$name")
     fi
     fa=fit_args_$name
     [ -z "${!fa:-}" ] || export "QN_FIT_ARGS_$name=${!fa//@SRC@/$src}"
