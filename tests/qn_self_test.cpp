@@ -50,6 +50,15 @@ MeasuredRun transpose_run(int n, test::TempDir& dir, bool own_blocks = true)
       .front();
 }
 
+// The training runs: the transpose at 1, 2, 4 and 8 ranks.
+std::vector<MeasuredRun> training_runs(test::TempDir& dir, bool own_blocks = true)
+{
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8})
+    runs.push_back(transpose_run(n, dir, own_blocks));
+  return runs;
+}
+
 // What a run's ranks sent themselves: messages and bytes over all ranks.
 std::pair<double, double> sent_to_itself(const MeasuredRun& run)
 {
@@ -87,9 +96,7 @@ TEST(QnSelf, ClosedForms)
 TEST(QnSelf, ATransposesOwnBlocksAreAClassOfTheirOwnAtTheTarget)
 {
   test::TempDir dir;
-  std::vector<MeasuredRun> runs;
-  for (int n : {1, 2, 4, 8})
-    runs.push_back(transpose_run(n, dir));
+  std::vector<MeasuredRun> runs = training_runs(dir);
   Platform p = test::qn_two_nodes();
   QueueingModel m = fit_queueing_model(runs, p);
   // a rank's blocks to itself are a redistribution's: the grid stays refused, and the curves fit the pairs' traffic
@@ -121,9 +128,7 @@ TEST(QnSelf, TheOneProcessRunsOwnBlocksAreNetworkTimeNotWork)
   // at one process the field crosses the host's own link kSteps times (8.4 MB at 110 MB/s: 0.30 s of the replay's
   // 0.51 s, against 0.21 s of computation): counted as computation, W comes out twice as large
   test::TempDir dir;
-  std::vector<MeasuredRun> runs;
-  for (int n : {1, 2, 4, 8})
-    runs.push_back(transpose_run(n, dir));
+  std::vector<MeasuredRun> runs = training_runs(dir);
   Platform p = test::qn_two_nodes();
   ModelVariant apart, within;
   within.self_traffic = false;
@@ -154,9 +159,7 @@ TEST(QnSelf, ALoneRankSendsWhatItsOneProcessRunSentNotAGridsWrap)
   // class, whose wrap would send a lone rank its own blocks; its one-process run sent nothing, so at one process
   // the model sends nothing (before, that phantom traffic left the fit unable to determine W)
   test::TempDir dir;
-  std::vector<MeasuredRun> runs;
-  for (int n : {1, 2, 4, 8})
-    runs.push_back(transpose_run(n, dir, false));
+  std::vector<MeasuredRun> runs = training_runs(dir, false);
   QueueingModel m = fit_queueing_model(runs, test::qn_two_nodes());
   ASSERT_TRUE(m.one_process_traffic.has_value());
   EXPECT_DOUBLE_EQ(m.one_process_traffic->messages, 0);
