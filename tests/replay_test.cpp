@@ -102,6 +102,25 @@ TEST(Replay, RendezvousSendBlocksUntilTheTransferEnds)
   EXPECT_NEAR(r.ranks[0].wait_s, 1.0, 1e-12); // waited for the receiver
 }
 
+TEST(Replay, ComputePhasesTakeEachPhasesSlowestRank)
+{
+  Fixture f;
+  // rank 0 computes 1 then 3 Gflop, rank 1 3 then 1, an allreduce between: each has 4 in all (no imbalance), but
+  // each phase waits for its slowest rank, 3 + 3 = 6 against a mean of 2 + 2 = 4
+  auto r = f.replay({"0 compute 1e9\n0 allreduce 8 0\n0 compute 3e9\n",
+                     "1 compute 3e9\n1 allreduce 8 0\n1 compute 1e9\n"});
+  EXPECT_EQ(r.phases.phases, 2u);
+  EXPECT_DOUBLE_EQ(r.phases.slowest_flops, 6e9);
+  EXPECT_DOUBLE_EQ(r.phases.mean_flops, 4e9);
+  // the replay's clock agrees: each phase lasts its slowest rank's compute (1 Gflop/s hosts), plus the allreduce
+  EXPECT_GT(r.makespan_s, 6.0);
+  // without collectives the whole trace is one phase
+  auto one = f.replay({"0 compute 2e9\n", "1 compute 1e9\n"});
+  EXPECT_EQ(one.phases.phases, 1u);
+  EXPECT_DOUBLE_EQ(one.phases.slowest_flops, 2e9);
+  EXPECT_DOUBLE_EQ(one.phases.mean_flops, 1.5e9);
+}
+
 TEST(Replay, DatatypeSizesScaleCounts)
 {
   Fixture f;

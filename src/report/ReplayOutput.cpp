@@ -15,8 +15,13 @@ std::uint64_t size_class_low(int k) { return k == 0 ? 0 : std::uint64_t{1} << (k
 std::string format_replay_table(const ReplayReport& report, const Platform& platform)
 {
   std::string out;
-  out += fmt::format("makespan: {:.6f} s   ({} ranks, {} actions, network model {})\n\n", report.makespan_s,
+  out += fmt::format("makespan: {:.6f} s   ({} ranks, {} actions, network model {})\n", report.makespan_s,
                      report.ranks.size(), report.actions, report.network);
+  if (report.phases.phases > 1 && report.phases.mean_flops > 0)
+    out += fmt::format("compute phases between collectives on every rank: {}; each phase's slowest rank computes "
+                       "{:.3f} x the mean\n",
+                       report.phases.phases, report.phases.slowest_flops / report.phases.mean_flops);
+  out += "\n";
   out += fmt::format("{:>5} {:<16} {:>12} {:>12} {:>12} {:>12} {:>9} {:>12} {:>9} {:>12}\n", "rank", "host",
                      "finish_s", "compute_s", "comm_s", "wait_s", "msgs_out", "bytes_out", "msgs_in", "bytes_in");
   for (const RankReport& r : report.ranks)
@@ -72,6 +77,10 @@ nlohmann::json replay_to_json(const ReplayReport& report, const Platform& platfo
                      {"collective_calls", std::move(collectives)}});
   }
   j["ranks"] = std::move(ranks);
+  // the computation between collectives on every rank: each phase's slowest rank against the mean
+  j["compute_phases"] = {{"phases", report.phases.phases},
+                         {"slowest_flops", report.phases.slowest_flops},
+                         {"mean_flops", report.phases.mean_flops}};
   // every message sent, by size class: [min_bytes, max_bytes]
   nlohmann::json classes = nlohmann::json::array();
   for (const auto& [k, t] : sizes) {

@@ -63,11 +63,22 @@ struct RankReport {
   std::map<int, Traffic> sizes;
 };
 
+/// The computation between collectives on every rank (MPI_COMM_WORLD or a copy), phase by phase: ranks meet at
+/// each such collective, so the run waits for each phase's slowest rank, whose sum can exceed the slowest rank's
+/// whole computation by far (the queueing model's lockstep CPU phase; docs/models.md, session 17). In the
+/// trace's flops, whatever the hosts; only phases that every rank closed count.
+struct ComputePhases {
+  std::uint64_t phases = 0;
+  double slowest_flops = 0; ///< summed over the phases: the rank that computed most in each
+  double mean_flops = 0;    ///< summed over the phases: the ranks' mean
+};
+
 struct ReplayReport {
   double makespan_s = 0;
   std::string network;
   std::uint64_t actions = 0;
   std::vector<RankReport> ranks;
+  ComputePhases phases;
   Timeline timeline; ///< binned activity per rank, filled when record_timeline is set
 };
 

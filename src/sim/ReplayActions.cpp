@@ -69,6 +69,7 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
     op.code = OpCode::Compute;
     op.value = a.value;
     ops.push_back(op);
+    rank.phase_flops += a.value;
     return;
   case ActionType::Sleep:
     op.code = OpCode::Sleep;
@@ -153,6 +154,7 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
       ++calls.calls;
       calls.root_calls += is_rooted_collective(a.type) && a.partner == me ? 1 : 0;
       calls.payload_bytes += collective_payload_bytes(a, me);
+      close_phase(rank);
     }
     if (a.nonblocking) {
       start_background_collective(e, a, comm, me, size, seq);

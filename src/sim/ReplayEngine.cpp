@@ -90,8 +90,26 @@ ReplayReport ReplayEngine::run()
     report.makespan_s = std::max(report.makespan_s, r.report.finish_s);
     report.ranks.push_back(r.report);
   }
+  for (const PhaseTally& p : phases_)
+    if (p.ranks == ranks_.size()) {
+      ++report.phases.phases;
+      report.phases.slowest_flops += p.slowest;
+      report.phases.mean_flops += p.sum / static_cast<double>(p.ranks);
+    }
   report.timeline = std::move(timeline_);
   return report;
+}
+
+void ReplayEngine::close_phase(Rank& rank)
+{
+  std::uint32_t k = rank.phases_closed++;
+  if (phases_.size() <= k)
+    phases_.resize(k + 1);
+  PhaseTally& p = phases_[k];
+  p.slowest = std::max(p.slowest, rank.phase_flops);
+  p.sum += rank.phase_flops;
+  ++p.ranks;
+  rank.phase_flops = 0;
 }
 
 void ReplayEngine::fail_action(const Rank& rank, const std::string& what) const
@@ -134,6 +152,7 @@ bool ReplayEngine::fetch(std::uint32_t e)
   }
   if (!next_action(rank, rank.action)) {
     // SimGrid waits for the requests still pending at the end of a trace
+    close_phase(rank);
     rank.finishing = true;
     rank.has_action = false;
     if (vp_)

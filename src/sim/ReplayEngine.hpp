@@ -94,6 +94,7 @@ private:
   // ---- deadlock report (ReplayDiagnostics.cpp)
   std::string describe(int r) const;
   void check_deadlock() const;
+  void close_phase(Rank& rank); // a collective on every rank (or the trace's end) ends the rank's compute phase
 
   const TraceIndex& trace_;
   const Platform& platform_;
@@ -114,6 +115,11 @@ private:
   std::deque<std::uint32_t> ready_;
   std::vector<std::uint32_t> scratch_;
   Timeline timeline_; // empty unless record_timeline
+  struct PhaseTally {
+    double slowest = 0, sum = 0;
+    std::uint32_t ranks = 0;
+  };
+  std::vector<PhaseTally> phases_; // per phase index, over the ranks that closed it
   double now_ = 0;
   std::uint64_t actions_ = 0;
   int test_sleeps_ = 1;

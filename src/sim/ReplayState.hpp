@@ -87,6 +87,8 @@ struct Rank {
   bool loop_stop = false;
   Pending test_entry{};
   RankReport report;
+  double phase_flops = 0;           // computed since the rank's latest collective on every rank
+  std::uint32_t phases_closed = 0;  // such collectives reached, and the trace's end
   // over-decomposed replay: the rank is a VP on a core
   int core = -1;
   std::uint32_t migration_points = 0; // migrate actions reached
