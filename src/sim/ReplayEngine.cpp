@@ -90,7 +90,8 @@ ReplayReport ReplayEngine::run()
     report.makespan_s = std::max(report.makespan_s, r.report.finish_s);
     report.ranks.push_back(r.report);
   }
-  for (const PhaseTally& p : phases_)
+  report.phases = phase_totals_;
+  for (const PhaseTally& p : phases_) // behind a phase some rank never closed
     if (p.ranks == ranks_.size()) {
       ++report.phases.phases;
       report.phases.slowest_flops += p.slowest;
@@ -102,7 +103,8 @@ ReplayReport ReplayEngine::run()
 
 void ReplayEngine::close_phase(Rank& rank)
 {
-  std::uint32_t k = rank.phases_closed++;
+  // no rank is behind first_phase_: it was dropped only when every rank had closed it
+  std::size_t k = rank.phases_closed++ - first_phase_;
   if (phases_.size() <= k)
     phases_.resize(k + 1);
   PhaseTally& p = phases_[k];
@@ -110,6 +112,14 @@ void ReplayEngine::close_phase(Rank& rank)
   p.sum += rank.phase_flops;
   ++p.ranks;
   rank.phase_flops = 0;
+  while (!phases_.empty() && phases_.front().ranks == ranks_.size()) {
+    const PhaseTally& done = phases_.front();
+    ++phase_totals_.phases;
+    phase_totals_.slowest_flops += done.slowest;
+    phase_totals_.mean_flops += done.sum / static_cast<double>(done.ranks);
+    phases_.pop_front();
+    ++first_phase_;
+  }
 }
 
 void ReplayEngine::fail_action(const Rank& rank, const std::string& what) const

@@ -119,7 +119,11 @@ private:
     double slowest = 0, sum = 0;
     std::uint32_t ranks = 0;
   };
-  std::vector<PhaseTally> phases_; // per phase index, over the ranks that closed it
+  // per phase index from first_phase_, over the ranks that closed it; a phase every rank closed is folded into
+  // phase_totals_ and dropped, so a trace of many collectives keeps only the phases its ranks are apart by
+  std::deque<PhaseTally> phases_;
+  std::uint32_t first_phase_ = 0;
+  ComputePhases phase_totals_;
   double now_ = 0;
   std::uint64_t actions_ = 0;
   int test_sleeps_ = 1;
