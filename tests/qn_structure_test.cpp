@@ -526,12 +526,12 @@ TEST(QnStructure, SmpiFactorsApplyPerMessageSize)
   // pays its own latency factor (2.01467 below 257 bytes with the envelope,
   // 11.6436 above 65472), each byte its own message's bandwidth factor
   std::vector<SizeShare> mix{{48 / 1e5, 0.5}, {(2e5 - 48) / 1e5, 0.5}};
-  auto [latency, per_byte] = smpi_mixed_factors(mix, 1e5, 16);
+  auto [latency, per_byte] = smpi_mixed_factors(sizes_at_mean(mix, 1e5), 16);
   EXPECT_NEAR(latency, 0.5 * 2.01467 + 0.5 * 11.6436, 1e-9);
   double bytes_small = 48, bytes_large = 2e5 - 48;
   EXPECT_NEAR(per_byte, (bytes_small / 0.812084 + bytes_large / 0.940694) / 2e5, 1e-9);
   // at the mean size, the small messages would pay 11.6436 too
-  auto [at_mean, per_byte_at_mean] = smpi_mixed_factors({}, 1e5, 16);
+  auto [at_mean, per_byte_at_mean] = smpi_mixed_factors(sizes_at_mean({}, 1e5), 16);
   EXPECT_NEAR(at_mean, smpi_lat_factor(1e5 + 16), 1e-12);
   EXPECT_NEAR(per_byte_at_mean, 1 / smpi_bw_factor(1e5 + 16), 1e-12);
   // the mix of the largest run that reports sizes, relative to its mean

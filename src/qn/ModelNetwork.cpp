@@ -82,16 +82,10 @@ GridTraffic structured_traffic(const QueueingModel& model, double n)
   GridTraffic t = model.grid ? grid_class_traffic(*model.grid, procs)
                   : model.halo ? halo_traffic(*model.halo, procs)
                                : GridTraffic{};
-  if (model.collectives) {
-    CollectiveTrafficAt c = collective_traffic_at(model.collectives->types, procs);
-    t.messages += c.messages, t.bytes += c.bytes;
-    t.self_messages += c.self_messages, t.self_bytes += c.self_bytes;
-  }
-  if (model.self_traffic) {
-    GridTraffic self = model.self_traffic->at(procs);
-    t.messages += self.messages, t.bytes += self.bytes;
-    t.self_messages += self.self_messages, t.self_bytes += self.self_bytes;
-  }
+  if (model.collectives)
+    t += collective_traffic_at(model.collectives->types, procs);
+  if (model.self_traffic)
+    t += model.self_traffic->at(procs);
   return t;
 }
 
@@ -120,8 +114,8 @@ double message_bytes_at(const QueueingModel& model, double n)
 
 std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
 {
-  if (model.self_traffic && n < 2)
-    return model.self_traffic->sizes_at(1); // a lone rank's messages are all to itself
+  if (model.self_traffic && n < 2) // a lone rank's messages are all to itself: as many as cycles_at counts
+    return model.self_traffic->sizes_of(structured_traffic(model, n));
   if (!(model.size_mix_of_rest && (model.grid || model.collectives || model.self_traffic) && !model.halo && n >= 2))
     return sizes_at_mean(model.size_mix, message_bytes_at(model, n));
   // perfcast (session 16): a grid class and a collective keep their own sizes

@@ -370,11 +370,8 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // what a training run's grid or halo carried, and its traffic to itself (the curves fit the rest)
   auto on_grid_of = [&](const MeasuredRun& r) {
     GridTraffic t = model.grid ? classed_traffic(*model.grid, r) : model.halo ? measured_grid_traffic(r) : GridTraffic{};
-    if (model.self_traffic) {
-      GridTraffic self = self_traffic_of(r).total;
-      t.messages += self.messages, t.bytes += self.bytes;
-      t.self_messages += self.self_messages, t.self_bytes += self.self_bytes;
-    }
+    if (model.self_traffic)
+      t += self_traffic_of(r).total;
     return t;
   };
   // a training run's messages and bytes beside its grid or halo and its collectives (what the curves fit); a

@@ -17,9 +17,10 @@ GridTraffic SelfTraffic::at(double procs) const
   return t;
 }
 
-std::vector<SizeAt> SelfTraffic::sizes_at(double procs) const
+std::vector<SizeAt> SelfTraffic::sizes_at(double procs) const { return sizes_of(at(procs)); }
+
+std::vector<SizeAt> SelfTraffic::sizes_of(const GridTraffic& t) const
 {
-  GridTraffic t = at(procs);
   std::vector<SizeAt> sizes;
   if (!(t.messages > 0))
     return sizes;

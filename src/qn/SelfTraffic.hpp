@@ -35,6 +35,8 @@ struct SelfTraffic {
   GridTraffic at(double procs) const;
   /// Its messages by size at n.
   std::vector<SizeAt> sizes_at(double procs) const;
+  /// The messages of `t` (a run's traffic to itself, measured or at some n) by size: this class's mix at t's mean.
+  std::vector<SizeAt> sizes_of(const GridTraffic& t) const;
   /// "0.9 n^0 messages of 4.2 MB n^-1.0 a rank"
   std::string describe() const;
 };

@@ -160,9 +160,4 @@ std::pair<double, double> smpi_mixed_factors(const std::vector<SizeAt>& sizes, d
   return {latency / messages, bytes > 0 ? per_byte / bytes : 1 / smpi_bw_factor(envelope)};
 }
 
-std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope)
-{
-  return smpi_mixed_factors(sizes_at_mean(mix, mean_bytes), envelope);
-}
-
 } // namespace perfcast

@@ -18,6 +18,13 @@ namespace perfcast {
 struct GridTraffic {
   double messages = 0, bytes = 0;
   double self_messages = 0, self_bytes = 0; ///< of those, what ranks send themselves (a periodic side of 1)
+  /// Another structure's traffic added to this one, field by field.
+  GridTraffic& operator+=(const GridTraffic& o)
+  {
+    messages += o.messages, bytes += o.bytes;
+    self_messages += o.self_messages, self_bytes += o.self_bytes;
+    return *this;
+  }
 };
 
 /// Setup traffic of one run: the largest message count a pair (a rank and
@@ -84,8 +91,5 @@ std::vector<SizeAt> sizes_at_mean(const std::vector<SizeShare>& mix, double mean
 /// sizes; `envelope` bytes are added to each. One size, `envelope` alone, when
 /// nothing is sent.
 std::pair<double, double> smpi_mixed_factors(const std::vector<SizeAt>& sizes, double envelope);
-
-/// The same for messages of mean size `mean_bytes` mixed as `mix` (one size when mix is empty).
-std::pair<double, double> smpi_mixed_factors(const std::vector<SizeShare>& mix, double mean_bytes, double envelope);
 
 } // namespace perfcast
