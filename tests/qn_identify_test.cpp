@@ -152,6 +152,7 @@ TEST(QnIdentify, ByDefaultANetConstantTheRunsDoNotIdentifyIsFittedSaidAndCarried
   auto runs = runs_with_cpu_misses(truth, p, {0.015, -0.015, 0.015, -0.015});
   ModelVariant v;
   v.work_growth = false;
+  v.hold_loose_network = false; // the fit's own standard error passes 100% here: see the next test
   QueueingModel m = fit_queueing_model(runs, p, v);
   EXPECT_FALSE(m.net_constant_identified);
   EXPECT_NE(m.net_constant, 1.0);
@@ -164,6 +165,42 @@ TEST(QnIdentify, ByDefaultANetConstantTheRunsDoNotIdentifyIsFittedSaidAndCarried
                                       std::pow(m.cpu_scatter / (m.training_network_share * m.net_constant), 2))),
               1e-12);
   EXPECT_GT(m.net_constant_uncertainty, 0.3);
+}
+
+TEST(QnIdentify, ANetConstantWhoseStandardErrorPassesOneHundredPercentStaysAtOne)
+{
+  // the previous test's runs, by default: the fit's own standard error of
+  // Net_Constant passes 100% (its one-sigma interval reaches 0), so the runs
+  // do not pin it; it takes the platform's value, W is fitted alone, the fit
+  // says so, and the band carries the loose constant's uncertainty (capped: unknown)
+  Platform p = test::qn_two_nodes();
+  QueueingModel truth = truth_with_share(0.03, 1.5, p);
+  auto runs = runs_with_cpu_misses(truth, p, {0.015, -0.015, 0.015, -0.015});
+  ModelVariant v;
+  v.work_growth = false;
+  ModelVariant free = v;
+  free.hold_loose_network = false;
+  QueueingModel loose = fit_queueing_model(runs, p, free);
+  ASSERT_GT(loose.net_constant_relative_se, 1.0);
+  QueueingModel m = fit_queueing_model(runs, p, v);
+  EXPECT_EQ(m.net_constant, 1.0);
+  EXPECT_FALSE(m.net_constant_identified);
+  EXPECT_DOUBLE_EQ(m.net_constant_relative_se, loose.net_constant_relative_se);
+  EXPECT_DOUBLE_EQ(m.net_constant_uncertainty, 1.0);
+  bool said = false;
+  for (const std::string& w : m.warnings)
+    said = said || w.find("do not pin Net_Constant") != std::string::npos;
+  EXPECT_TRUE(said);
+  // W alone: the work that, with Net_Constant 1, best fits the runs; the truth's
+  // W is within the CPU misses (1.5%) and the network's 3% share at 1.5 against 1
+  EXPECT_NEAR(m.work_flops / truth.work_flops, 1.0, 0.03);
+  // a constant the runs pin (the next test's runs, without CPU misses: standard error about 3%) keeps its fit
+  std::vector<MeasuredRun> exact;
+  for (const HostCounts& placement : kTraining)
+    exact.push_back(test::qn_synthetic_run(truth, p, placement));
+  QueueingModel pinned = fit_queueing_model(exact, p, v);
+  EXPECT_LT(pinned.net_constant_relative_se, 1.0);
+  EXPECT_NEAR(pinned.net_constant, 1.5, 0.075);
 }
 
 TEST(QnIdentify, RunsWithoutComputeTimesFitNetConstantAsBefore)

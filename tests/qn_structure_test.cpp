@@ -652,3 +652,67 @@ TEST(QnStructure, AClassOfTwoSizesKeepsBothAndTheRestIsWhatTheGridDidNotSend)
     at_mean = at_mean || std::abs(s.bytes - 1500) < 1e-6;
   EXPECT_TRUE(at_mean);
 }
+
+TEST(QnStructure, AGridWhoseSidesAreAllTwoOrOneMayWrapOrNotAndTheFitSaysSo)
+{
+  // miniMD's exchange (session 18): a periodic 3-D face exchange, m = 10
+  // messages of 100 bytes a face, each side of 1 copied without a message.
+  // On 2, 4 and 8 ranks (2x1x1, 2x2x1, 2x2x2) a rank sends both faces of
+  // each side of 2 to its one partner, 20 messages: a non-periodic grid
+  // sending 20 across its one face there is the same partner lists
+  GridRule rule = grid_rules_from_spec("dims_create:3:periodic").front();
+  auto run = [&](int n) {
+    ProcessGrid g = rule.at(n);
+    MeasuredRun r;
+    r.procs = n;
+    r.partners.resize(static_cast<std::size_t>(n));
+    for (int rank = 0; rank < n; ++rank) {
+      std::map<int, double> to;
+      for (std::size_t axis = 0; axis < 3; ++axis)
+        for (int step : {-1, 1}) {
+          std::vector<int> c = g.coordinates(rank);
+          if (g.dims[axis] == 1)
+            continue; // copied locally
+          c[axis] = (c[axis] + step + g.dims[axis]) % g.dims[axis];
+          to[g.rank_at(c)] += 10;
+        }
+      for (const auto& [t, m] : to)
+        r.partners[static_cast<std::size_t>(rank)].push_back({t, m, 100 * m});
+    }
+    r.sends_per_process = 10.0 * 2 * (n == 2 ? 1 : n == 4 ? 2 : 3); // 2, 4, 8 (16 set below)
+    r.message_bytes = 100;
+    return r;
+  };
+  std::vector<MeasuredRun> runs{run(2), run(4), run(8)};
+  std::optional<GridClasses> found = find_grid(runs);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->rule.dimensions, 3);
+  EXPECT_FALSE(found->rule.periodic); // the first reading that fits
+  // without local copies the periodic reading does not fit: its sides of 1 are silent at 2 and 4, carried at 8
+  EXPECT_FALSE(fit_grid_classes(runs, {rule}, true).table.has_value());
+  PeriodicAmbiguity untold = periodic_ambiguity(runs, *found);
+  ASSERT_TRUE(untold.wrapped.has_value());
+  EXPECT_NE(untold.warning.find("cannot tell whether the 3-D grid wraps"), std::string::npos) << untold.warning;
+  EXPECT_NE(untold.warning.find("--grid dims_create:3:periodic"), std::string::npos);
+  // at 64 (4x4x4) the periodic reading's ranks send 6 faces of 10, 60 each;
+  // the non-periodic reading's 20 a face, 1.5 neighbours an axis on average: 90
+  EXPECT_NEAR(grid_class_traffic(*untold.wrapped, 64).messages, 64 * 60, 1e-6);
+  EXPECT_NEAR(grid_class_traffic(*found, 64).messages, 64 * 90, 1e-6);
+  EXPECT_NE(untold.warning.find("90 messages"), std::string::npos);
+  EXPECT_NE(untold.warning.find("gives 60"), std::string::npos);
+  // the training runs themselves: both readings give their traffic exactly
+  for (const MeasuredRun& r : runs) {
+    EXPECT_NEAR(classed_traffic(*untold.wrapped, r).messages, r.sends_per_process * r.procs, 1e-9);
+    EXPECT_NEAR(classed_traffic(*found, r).messages, r.sends_per_process * r.procs, 1e-9);
+  }
+  EXPECT_NE(untold.warning.find("(5 processes here, 16 in powers of two)"), std::string::npos) << untold.warning;
+  // a run on 16 (4x2x2), whose side of 4 shows the wrap, settles it: the non-periodic grid's ends talk while
+  // other far pairs do not, and the periodic reading fits, its sides of 1 at 2 and 4 copied without a message
+  runs.push_back(run(16));
+  runs.back().sends_per_process = 2 * 10 + 2 * 20;
+  GridFit settled = fit_grid_classes(runs, grid_rules_from_spec(""), true, true);
+  ASSERT_TRUE(settled.table.has_value());
+  EXPECT_TRUE(settled.table->rule.periodic);
+  EXPECT_EQ(settled.table->rule.dimensions, 3);
+  EXPECT_TRUE(periodic_ambiguity(runs, *settled.table).warning.empty());
+}

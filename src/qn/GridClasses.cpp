@@ -198,10 +198,11 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   out.received.assign(static_cast<std::size_t>(n), 0.0);
   std::map<Offset, ClassedRun::Observation> seen;
   // a pair's traffic, or a share of it (a pair reached by several offsets), in class o
-  auto observe = [&](const Offset& o, const Pair& p, double share) {
+  auto observe = [&](const Offset& o, const Pair& p, double share, bool itself) {
     double messages = p.messages * share, bytes = p.bytes * share;
     auto [it, fresh] = seen.try_emplace(o);
     ClassedRun::Observation& x = it->second;
+    x.to_itself = x.to_itself && itself;
     if (fresh) {
       x.offset = o;
       x.least = messages;
@@ -232,7 +233,7 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
         out.classed.self_messages += p.messages, out.classed.self_bytes += p.bytes;
       double share = 1.0 / static_cast<double>(list.size());
       for (const Offset& o : list)
-        observe(o, p, share);
+        observe(o, p, share, t == r);
     }
     for (int t = 0; t < n; ++t) {
       if (mine.count(t))
@@ -247,7 +248,7 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
         out.far_present += 1;
       out.classed.messages += p.messages, out.classed.bytes += p.bytes;
       out.received[static_cast<std::size_t>(t)] += p.bytes;
-      observe({}, p, 1.0);
+      observe({}, p, 1.0, false);
     }
   }
   for (auto& [o, x] : seen)
@@ -255,7 +256,8 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   return out;
 }
 
-GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict)
+GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict,
+                         bool local_copies)
 {
   GridFit result;
   std::vector<const MeasuredRun*> sending;
@@ -316,6 +318,8 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
       for (const auto& [o, list] : has) {
         bool carried = false, silent = false;
         for (const auto* x : list) {
+          if (local_copies && x->to_itself && !(x->messages > 0))
+            continue; // a side of 1 the code copies without a message
           (x->messages > 0 ? carried : silent) = true;
           if (x->messages > 0 &&
               (!(x->least > 0) || x->most > 1.1 * x->least || x->largest > 1.5 * x->smallest))
@@ -535,6 +539,49 @@ double grid_hot_receive_share(const GridClasses& table, const ClassTrafficAt& at
   double n = static_cast<double>(at.received.size());
   return busiest_receive_share(at.received, rest_bytes,
                                table.rest_hot_receive ? (*table.rest_hot_receive)(n) : 1 / std::max(n, 1.0));
+}
+
+PeriodicAmbiguity periodic_ambiguity(const std::vector<MeasuredRun>& runs, const GridClasses& table)
+{
+  if (table.rule.kind != "dims_create" || table.rule.periodic)
+    return {};
+  GridRule twin = table.rule;
+  twin.periodic = true;
+  GridFit other = fit_grid_classes(runs, {twin}, true, true);
+  if (!other.table)
+    return {};
+  int largest = 0;
+  for (const MeasuredRun& r : runs)
+    largest = std::max(largest, r.procs);
+  int at = 8 * largest;
+  ClassTrafficAt open = grid_class_traffic(table, at), wrapped = grid_class_traffic(*other.table, at);
+  auto apart = [](double a, double b) { return std::fabs(a - b) > 0.05 * std::max(a, b); };
+  if (!apart(open.messages, wrapped.messages) && !apart(open.bytes, wrapped.bytes))
+    return {};
+  // the smallest count whose grid has a side of 4 or more, whose ends are no neighbours unless it wraps (on a
+  // side of 3 every rank neighbours both others, and the ends' traffic reads as an all-to-all class)
+  auto wide = [&](int n) {
+    ProcessGrid g = table.rule.at(n);
+    return std::any_of(g.dims.begin(), g.dims.end(), [](int d) { return d >= 4; });
+  };
+  int any = 4, two = 4;
+  while (!wide(any))
+    ++any;
+  while (!wide(two))
+    two *= 2;
+  double per = 1.0 / at;
+  PeriodicAmbiguity out;
+  out.wrapped = other.table;
+  out.warning = fmt::format(
+      "the training runs cannot tell whether the {}-D grid wraps: no side of their grids is over 2, where a "
+      "periodic grid sends both faces of an axis to its one partner and a non-periodic grid its one face (or the "
+      "code copies its sides of 1 without a message); the non-periodic reading is taken, {:.0f} messages and {:.3g} "
+      "bytes a rank at {} processes, where the periodic one gives {:.0f} and {:.3g}; if the code's domain wraps "
+      "(molecular dynamics and periodic boundaries do), fit with --grid dims_create:{}:periodic{}; a training run "
+      "whose grid has a side of 4 or more ({} processes here, {} in powers of two) would show it",
+      table.rule.dimensions, open.messages * per, open.bytes * per, at, wrapped.messages * per, wrapped.bytes * per,
+      table.rule.dimensions, table.rule.transposed ? ":transposed" : "", any, two);
+  return out;
 }
 
 void to_json(nlohmann::json& j, const GridClasses& t)

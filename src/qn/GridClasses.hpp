@@ -62,6 +62,7 @@ struct ClassedRun {
     double area = 1;                  ///< A of the offset on this grid
     std::map<double, GridTraffic> sizes; ///< messages and bytes per size class (its smallest size)
     bool sized = true;                   ///< every pair with messages gave its sizes
+    bool to_itself = true;               ///< every pair of the class is a rank and itself (a periodic side of 1)
   };
   std::vector<Observation> classes;
   double far_pairs = 0, far_present = 0; ///< non-neighbour pairs, and those carrying messages beyond setup traffic
@@ -90,7 +91,20 @@ struct GridFit {
 /// 10%) and bytes per message (within 1.5x), present in every run whose grid has it once present in one, and
 /// runs at two or more counts. Nothing (not irregular) when the runs list no point-to-point partners. A class's
 /// messages per pair are those of the largest run whose grid has it.
-GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict);
+/// With `local_copies`, a class whose pairs are all a rank and itself (a periodic side of 1) may be silent in some
+/// runs and carry messages in others: the code copies its own faces without a message there.
+GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector<GridRule>& rules, bool strict,
+                         bool local_copies = false);
+
+/// When the runs' grids cannot tell a periodic grid from a non-periodic one: `table` was detected on a
+/// non-periodic MPI_Dims_create rule and the same rule with every axis wrapping (its sides of 1 copied locally or
+/// sent to itself) classes the runs as well. Then the warning that says so, with both readings' messages and bytes
+/// a rank at 8 times the largest training count, and the periodic reading's table; empty otherwise.
+struct PeriodicAmbiguity {
+  std::string warning;
+  std::optional<GridClasses> wrapped; ///< the periodic reading's table
+};
+PeriodicAmbiguity periodic_ambiguity(const std::vector<MeasuredRun>& runs, const GridClasses& table);
 
 /// The messages and bytes of a training run that the table's classes carry (the rest is fitted beside them).
 GridTraffic classed_traffic(const GridClasses& table, const MeasuredRun& run);

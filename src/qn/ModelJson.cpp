@@ -107,6 +107,8 @@ nlohmann::json model_to_json(const QueueingModel& m, const AmdahlModel& a)
     j["hot_send_message_share"] = curve_json(*m.hot_send_messages);
   if (m.grid)
     j["grid_classes"] = *m.grid;
+  if (m.grid_wrapped)
+    j["grid_classes_if_periodic"] = *m.grid_wrapped;
   if (m.halo)
     j["halo_exchange"] = *m.halo;
   if (m.collectives)
@@ -149,6 +151,8 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
       m.grid = j.at("grid_classes").get<GridClasses>();
     else if (j.contains("grid_exchange"))
       m.grid = grid_exchange_classes(j.at("grid_exchange"));
+    if (j.contains("grid_classes_if_periodic"))
+      m.grid_wrapped = j.at("grid_classes_if_periodic").get<GridClasses>();
     if (j.contains("halo_exchange"))
       m.halo = j.at("halo_exchange").get<HaloExchange>();
     if (j.contains("collective_traffic")) {

@@ -339,8 +339,16 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // lists fit, the curves fit the rest of the traffic
   if (variant.traffic_structure && variant.run_bytes) {
     GridFit classed = fit_grid_classes(
-        runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules, !variant.grid_given);
+        runs, variant.grid_rules.empty() ? grid_rules_from_spec("") : variant.grid_rules, !variant.grid_given, true);
     model.grid = classed.table;
+    model.grid_wrapped.reset();
+    if (model.grid && !variant.grid_given) {
+      PeriodicAmbiguity untold = periodic_ambiguity(runs, *model.grid);
+      if (!untold.warning.empty()) {
+        model.warnings.push_back(untold.warning);
+        model.grid_wrapped = untold.wrapped;
+      }
+    }
     // a halo on a 1-, 2- or 3-D grid whose layout the lists need not show
     // (counts of neighbours, not which ranks): its neighbours stop growing
     // with the grid's dimensionality, where a power law through 2, 4 and 8
@@ -683,6 +691,24 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
                               "some of them across hosts",
                               runs.size(), conditioning, fixed_network, fit.message, fit.jacobian_conditioning));
   }
+  // A Net_Constant whose standard error passes 100% is not pinned by the runs (one process a node in every
+  // run: the network shrinks with n as the computation does, and the two trade off): it takes the platform's
+  // value, 1, W is fitted alone, and the band keeps the loose constant's uncertainty
+  double loose_se = 0;
+  if (variant.hold_loose_network && fixed_network.empty() && fit.parameters.size() > 1 &&
+      fit.standard_errors.size() > 1 && fit.standard_errors[1] > 1.0) {
+    FitResult alone = levenberg_marquardt(residuals, {work0});
+    if (std::isfinite(alone.cost) && alone.converged && alone.identifiable()) {
+      loose_se = fit.standard_errors[1];
+      model.warnings.push_back(fmt::format(
+          "the runs do not pin Net_Constant (fitted {:.3g}, standard error {:.0f}%): it stays 1, the platform's "
+          "network model, W is fitted alone, and the band carries the constant's uncertainty; runs with several "
+          "processes a node would pin it",
+          fit.parameters[1], 100 * fit.standard_errors[1]));
+      fit = alone;
+      model.net_constant_identified = false;
+    }
+  }
   // Net_Constant must be told from the CPU side's misses: with a network of a
   // few percent of the training runs, 2-7% misses of the CPU form (recorded
   // work that goes up and down, the slowest rank changing) are enough to
@@ -697,9 +723,9 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   {
     QueueingModel fitted = model;
     fitted.work_flops = fit.parameters[0];
-    fitted.net_constant = fixed_network.empty() ? fit.parameters[1] : 1.0;
+    fitted.net_constant = fit.parameters.size() > 1 ? fit.parameters[1] : 1.0;
     evidence = network_evidence(fitted, runs, placements, platform);
-    if (evidence && fixed_network.empty() &&
+    if (evidence && fixed_network.empty() && fit.parameters.size() > 1 &&
         !net_constant_identified(fit.parameters[1], evidence->share_max, evidence->cpu_scatter)) {
       double nc = fit.parameters[1];
       bool kept = false;
@@ -731,7 +757,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   std::size_t constants = fit.parameters.size();
   if (fit.standard_errors.size() == constants) {
     model.work_relative_se = fit.standard_errors[0];
-    model.net_constant_relative_se = constants > 1 ? fit.standard_errors[1] : 0.0;
+    model.net_constant_relative_se = constants > 1 ? fit.standard_errors[1] : loose_se;
   }
   if (evidence) {
     model.cpu_scatter = evidence->cpu_scatter;

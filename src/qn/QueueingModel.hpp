@@ -72,6 +72,9 @@ struct QueueingModel {
   /// lists): its messages, bytes and each rank's received bytes come from the grid at n, and s(n) and B(n) are
   /// the rest's
   std::optional<GridClasses> grid;
+  /// when the training grids cannot tell whether `grid` wraps (no side over 2; periodic_ambiguity): the same
+  /// rule with every axis periodic, which classes the runs as well; predict gives its time beside
+  std::optional<GridClasses> grid_wrapped;
   /// a halo exchange on a d-dimensional grid whose rank layout is not checked
   /// (found when `grid` is not): likewise taken from the grid at n
   std::optional<HaloExchange> halo;
@@ -240,6 +243,11 @@ struct ModelVariant {
   /// Net_Constant kept at 1 unless the training runs identify it (net_constant_identified); off by default:
   /// session 14's held-out criterion rejected it (docs/models.md)
   bool identify_network = false;
+  /// Net_Constant kept at 1 when the fit's own standard error of it passes 100% (its one-sigma interval reaches 0,
+  /// as when every training run has one process a node and the network shrinks with n like the computation): a
+  /// constant the runs cannot pin takes the platform's value (session 18, docs/models.md); `fit qn
+  /// --free-network` keeps the fitted value
+  bool hold_loose_network = true;
   /// the process grid rules to class the point-to-point traffic on, in the order tried (grid_rules_from_spec);
   /// empty: detection (MPI_Dims_create's 1-, 2- and 3-D grids, strict)
   std::vector<GridRule> grid_rules;
@@ -250,7 +258,9 @@ struct ModelVariant {
   /// messages on the CPU, m(n) fitted directly, uniform partners among all n.
   static ModelVariant paper()
   {
-    return {false, false, false, false, false, false, false, false, false, false, false, false};
+    ModelVariant v{false, false, false, false, false, false, false, false, false, false, false, false};
+    v.hold_loose_network = false;
+    return v;
   }
 };
 
