@@ -349,6 +349,28 @@ TEST(Replay, WaitsomeConsumesEverythingCompleted)
   EXPECT_NEAR(r.ranks[0].finish_s, 3.0, 1e-12);
 }
 
+TEST(Replay, TestallCostsOneTestAndReleasesAllRequestsOnlyWhenAllAreComplete)
+{
+  // SMPI's -trace-ti writes MPI_Testall as "testall" without arguments
+  // (hypre, in LLNL's AMG). Both messages in before rank 0 looks (it computes
+  // 3 s first): the testall costs one smpi/test delay, 1e-4 s, and completes
+  // them, so the waitall after it has nothing to wait for
+  Fixture f;
+  auto done = f.replay({"0 irecv 1 0 8\n0 irecv 2 0 8\n0 compute 3e9\n0 testall\n0 waitall\n",
+                        "1 send 0 0 8\n", "2 send 0 0 8\n"});
+  EXPECT_NEAR(done.ranks[0].finish_s, 3.0 + 1e-4, 1e-12);
+  // one message still out at 1 s (rank 2 sends at 3 s): the testall costs its
+  // delay and completes nothing; rank 0 computes 0.5 s and its waitall ends
+  // when the late message is in, 3 s + m
+  auto open = f.replay({"0 irecv 1 0 8\n0 irecv 2 0 8\n0 compute 1e9\n0 testall\n0 compute 5e8\n0 waitall\n",
+                        "1 send 0 0 8\n", "2 compute 3e9\n2 send 0 0 8\n"});
+  EXPECT_NEAR(open.ranks[0].finish_s, 3.0 + message_time(8), 1e-12);
+  EXPECT_NEAR(open.ranks[0].compute_s, 1.5, 1e-12);
+  // with nothing pending it returns at once, without the delay (MPI: flag true)
+  auto idle = f.replay({"0 compute 1e9\n0 testall\n"});
+  EXPECT_NEAR(idle.ranks[0].finish_s, 1.0, 1e-12);
+}
+
 TEST(Replay, NonBlockingCollectiveOverlapsComputation)
 {
   // a 1 MB allreduce (reduce to 0 + bcast: two rendezvous transfers, about

@@ -18,6 +18,8 @@ enum class OpCode : std::uint8_t {
   TestCheck, ///< after a test's smpi/test delay: see whether its request completed
   CancelKey, ///< cancel the oldest trace request with that key
   WaitAll,   ///< wait for every pending trace request
+  TestAll,   ///< test every pending trace request (costs smpi/test)
+  TestAllCheck, ///< after a testall's delay: all complete are released, else none
   WaitAny,   ///< wait for one pending trace request (the first to complete); sync = waitsome: all completed
   WaitGroup, ///< wait for the requests of the current collective
   LoopCheck, ///< inside a loop block: leave it if the latest receive got the stop tag

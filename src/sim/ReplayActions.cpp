@@ -112,6 +112,10 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
     op.code = OpCode::WaitAll;
     ops.push_back(op);
     return;
+  case ActionType::Testall:
+    op.code = OpCode::TestAll;
+    ops.push_back(op);
+    return;
   case ActionType::Waitany:
   case ActionType::Waitsome:
     // the request that completes first in the simulation is the one consumed

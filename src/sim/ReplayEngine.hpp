@@ -63,6 +63,8 @@ private:
   void wait_any(std::uint32_t e, const MicroOp& op);
   void test(std::uint32_t e, const MicroOp& op);
   void test_check(Rank& rank);
+  void test_all(std::uint32_t e);
+  void test_all_check(Rank& rank);
 
   // ---- matching, transfers, completion (Matching.cpp)
   std::uint32_t new_request() { return requests_.acquire(); }

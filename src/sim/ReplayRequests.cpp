@@ -87,6 +87,12 @@ void ReplayEngine::execute(std::uint32_t e, const MicroOp& op)
   case OpCode::TestCheck:
     test_check(rank);
     return;
+  case OpCode::TestAll:
+    test_all(e);
+    return;
+  case OpCode::TestAllCheck:
+    test_all_check(rank);
+    return;
   case OpCode::CancelKey:
     cancel(rank, op);
     return;
@@ -224,5 +230,38 @@ void ReplayEngine::test_check(Rank& rank)
     ++test_sleeps_;
   }
   rank.pending.push_back(entry);
+}
+
+// MPI_Testall over every pending trace request (SMPI's trace names none): the
+// smpi/test delay a test has, then, as MPI, all of them released once all
+// are complete (each leaves a null request for a later wait) or none
+void ReplayEngine::test_all(std::uint32_t e)
+{
+  Exec& x = exec(e);
+  Rank& rank = rank_of(x);
+  if (std::none_of(rank.pending.begin(), rank.pending.end(), [](const Pending& p) { return p.req != kNone; }))
+    return; // nothing active: MPI returns at once with flag true
+  MicroOp check;
+  check.code = OpCode::TestAllCheck;
+  x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), check);
+  x.status = Status::Sleeping;
+  x.block_start = now_;
+  timers_.schedule(e, now_ + test_sleeps_ * options_.test_cost_s);
+}
+
+void ReplayEngine::test_all_check(Rank& rank)
+{
+  bool all = std::all_of(rank.pending.begin(), rank.pending.end(),
+                         [&](const Pending& p) { return p.req == kNone || requests_[p.req].complete; });
+  if (!all) {
+    ++test_sleeps_;
+    return;
+  }
+  for (Pending& p : rank.pending)
+    if (p.req != kNone) {
+      release(p.req);
+      p.req = kNone;
+    }
+  test_sleeps_ = 1;
 }
 } // namespace perfcast::replay

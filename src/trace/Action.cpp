@@ -20,6 +20,7 @@ std::string_view action_name(ActionType type)
   case ActionType::Wait: return "wait";
   case ActionType::Test: return "test";
   case ActionType::Waitall: return "waitall";
+  case ActionType::Testall: return "testall";
   case ActionType::Waitany: return "waitany";
   case ActionType::Waitsome: return "waitsome";
   case ActionType::SendRecv: return "sendRecv";

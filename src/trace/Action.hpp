@@ -51,9 +51,10 @@ enum class ActionType : std::uint8_t {
   LoopBegin,    // perfcast extension: repeat until a receive gets the stop tag (tag field)
   LoopEnd,      // perfcast extension
   Cancel,       // perfcast extension: MPI_Cancel of the oldest pending request with key (src, dst, tag)
+  Testall,      // SMPI's -trace-ti writes MPI_Testall as "testall" (hypre, in LLNL's AMG)
 };
-/// Number of action types (Init..Cancel).
-inline constexpr std::size_t kActionTypeCount = static_cast<std::size_t>(ActionType::Cancel) + 1;
+/// Number of action types (Init..Testall).
+inline constexpr std::size_t kActionTypeCount = static_cast<std::size_t>(ActionType::Testall) + 1;
 
 /// Marker for a receive from any source (SimGrid writes -333 or -555; perfcast -1).
 inline constexpr int kAnySource = -1;

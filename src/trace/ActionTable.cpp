@@ -55,6 +55,7 @@ constexpr Grammar grammar_for(ActionType type)
     return make({{Arg::PeerOrAny, Into::Partner, "src"}, {Arg::PeerOrAny, Into::Partner2, "dst"},
                  {Arg::AnyTag, Into::Tag, "tag"}}, 3);
   case T::Waitall:
+  case T::Testall:
   case T::Waitany:
   case T::Waitsome:
     return make({{Arg::Count, Into::SendCount, "count"}}, 0);

@@ -244,6 +244,7 @@ private:
       return;
     }
     case T::Waitall:
+    case T::Testall:
     case T::Waitany:
     case T::Waitsome:
       if (any_event_)

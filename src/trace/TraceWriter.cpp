@@ -72,6 +72,7 @@ static std::string format_action_body(const Action& a)
   case ActionType::Cancel:
     return fmt::format("{} {} {} {}", head, partner(a.partner), partner(a.partner2), a.tag);
   case ActionType::Waitall:
+  case ActionType::Testall:
   case ActionType::Waitany:
   case ActionType::Waitsome:
     return a.bytes ? fmt::format("{} {}", head, a.bytes) : head;
