@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <map>
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace perfcast;
 
@@ -484,6 +485,51 @@ TEST(QnStructure, PeriodicSideOfTwoSendsBothFacesToItsOnePartner)
   for (const GridClass& k : small.table->classes)
     EXPECT_NEAR(k.messages_per_pair, 7, 1e-9) << k.name();
   EXPECT_NEAR(grid_class_traffic(*small.table, 16).messages, 16 * 14, 1e-9);
+}
+
+TEST(QnStructure, APeriodicSideOfTwoThatCarriesOneFaceIsLearnedAsSuch)
+{
+  // CoSP2's ring (session 18): 7 messages of 100 bytes to each of a rank's
+  // two partners at 4 and 8 ranks, but at 2, where both are one rank, 7 in
+  // all, not 14. Split over the two offsets as a pair that carries both
+  // faces, each class would read 3.5 at 2 and 7 elsewhere, and the model
+  // would lay 14 on the pair at 2: the fit could not match that run. Every
+  // class at half there: the table says so and lays one offset's traffic
+  auto ring = [](int n) {
+    MeasuredRun r;
+    r.procs = n;
+    r.partners.resize(static_cast<std::size_t>(n));
+    for (int a = 0; a < n; ++a) {
+      std::set<int> to{(a + 1) % n, (a + n - 1) % n};
+      for (int b : to)
+        r.partners[static_cast<std::size_t>(a)].push_back({b, 7, 700});
+    }
+    r.sends_per_process = n == 2 ? 7 : 14;
+    return r;
+  };
+  GridFit fit = fit_grid_classes({ring(2), ring(4), ring(8)}, grid_rules_from_spec(""), true, true);
+  ASSERT_TRUE(fit.table.has_value());
+  EXPECT_TRUE(fit.table->rule.periodic);
+  EXPECT_TRUE(fit.table->side_two_once);
+  for (const GridClass& k : fit.table->classes)
+    EXPECT_NEAR(k.messages_per_pair, 7, 1e-9) << k.name();
+  EXPECT_NEAR(grid_class_traffic(*fit.table, 2).messages, 2 * 7, 1e-9);
+  EXPECT_NEAR(grid_class_traffic(*fit.table, 16).messages, 16 * 14, 1e-9);
+  // and through the model file
+  nlohmann::json j = *fit.table;
+  EXPECT_TRUE(j.get<GridClasses>().side_two_once);
+  // a ring that sends both faces at 2 (14 to its one partner) is not so
+  auto both = [&](int n) {
+    MeasuredRun r = ring(n);
+    if (n == 2)
+      for (auto& list : r.partners)
+        list.front().messages = 14, list.front().bytes = 1400, r.sends_per_process = 14;
+    return r;
+  };
+  GridFit twice = fit_grid_classes({both(2), both(4), both(8)}, grid_rules_from_spec(""), true, true);
+  ASSERT_TRUE(twice.table.has_value());
+  EXPECT_FALSE(twice.table->side_two_once);
+  EXPECT_NEAR(grid_class_traffic(*twice.table, 2).messages, 2 * 14, 1e-9);
 }
 
 TEST(QnStructure, OffsetsTheTrainingGridsNeverHadAreUnseenAndWidenTheBand)

@@ -118,6 +118,38 @@ std::vector<SizeShare> class_size_mix(const ClassedRun::Observation& x)
   return mix;
 }
 
+// Whether the runs' periodic sides of 2 carry one offset's traffic to the one partner rather than the sum of the
+// offsets that reach it: each offset's messages per pair from the runs where its pairs are reached by it alone (0
+// where silent), then over every pair several offsets reach, the messages it carried against that sum and against
+// the offsets' mean. One offset's (within 10%), and not the sum, for the runs as a whole
+bool sends_side_two_once(const std::vector<ClassedRun>& classed)
+{
+  std::map<Offset, std::pair<double, int>> alone; // offset -> (sum of messages per pair, runs)
+  for (const ClassedRun& c : classed)
+    for (const auto& x : c.classes)
+      if (!x.offset.empty() && !x.shared && x.pairs > 0) {
+        alone[x.offset].first += x.messages / x.pairs;
+        alone[x.offset].second += 1;
+      }
+  double carried = 0, sum = 0, one = 0;
+  for (const ClassedRun& c : classed)
+    for (const auto& [list, messages] : c.shared_pairs) {
+      double s = 0;
+      bool known = true;
+      for (const Offset& o : list) {
+        auto it = alone.find(o);
+        known = known && it != alone.end();
+        if (known)
+          s += it->second.first / it->second.second;
+      }
+      if (!known)
+        continue;
+      carried += messages, sum += s, one += s / static_cast<double>(list.size());
+    }
+  auto near = [](double a, double b) { return std::fabs(a - b) <= 0.1 * b; };
+  return one > 0 && near(carried, one) && !near(carried, sum);
+}
+
 } // namespace
 
 std::string GridClass::name() const { return offset_name(offset); }
@@ -135,11 +167,12 @@ std::string GridClasses::describe() const
   bool periodic = rule.kind == "file" ? !rule.grids.empty() && !rule.grids.begin()->second.periodic.empty() &&
                                             rule.grids.begin()->second.periodic.front()
                                       : rule.periodic;
-  return fmt::format("{}-D {}grid, {} class{}{}", rule.dimensions, periodic ? "periodic " : "", neighbours,
-                     neighbours == 1 ? "" : "es", all ? " + all-to-all" : "");
+  return fmt::format("{}-D {}grid, {} class{}{}{}", rule.dimensions, periodic ? "periodic " : "", neighbours,
+                     neighbours == 1 ? "" : "es", all ? " + all-to-all" : "",
+                     side_two_once ? " (a side of 2: one offset's traffic to the one partner)" : "");
 }
 
-ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
+ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid, bool once)
 {
   if (grid.procs() != run.procs)
     fail_in(run.source, fmt::format("the grid {} holds {} processes, the run {}", grid.describe(), grid.procs(),
@@ -198,11 +231,12 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
   out.received.assign(static_cast<std::size_t>(n), 0.0);
   std::map<Offset, ClassedRun::Observation> seen;
   // a pair's traffic, or a share of it (a pair reached by several offsets), in class o
-  auto observe = [&](const Offset& o, const Pair& p, double share, bool itself) {
+  auto observe = [&](const Offset& o, const Pair& p, double share, bool itself, bool shared) {
     double messages = p.messages * share, bytes = p.bytes * share;
     auto [it, fresh] = seen.try_emplace(o);
     ClassedRun::Observation& x = it->second;
     x.to_itself = x.to_itself && itself;
+    x.shared = x.shared || shared;
     if (fresh) {
       x.offset = o;
       x.least = messages;
@@ -231,9 +265,11 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
       out.received[static_cast<std::size_t>(t)] += p.bytes;
       if (t == r)
         out.classed.self_messages += p.messages, out.classed.self_bytes += p.bytes;
-      double share = 1.0 / static_cast<double>(list.size());
+      double share = once ? 1.0 : 1.0 / static_cast<double>(list.size());
+      if (list.size() > 1)
+        out.shared_pairs.emplace_back(list, p.messages);
       for (const Offset& o : list)
-        observe(o, p, share, t == r);
+        observe(o, p, share, t == r, list.size() > 1);
     }
     for (int t = 0; t < n; ++t) {
       if (mine.count(t))
@@ -248,7 +284,7 @@ ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid)
         out.far_present += 1;
       out.classed.messages += p.messages, out.classed.bytes += p.bytes;
       out.received[static_cast<std::size_t>(t)] += p.bytes;
-      observe({}, p, 1.0, false);
+      observe({}, p, 1.0, false, false);
     }
   }
   for (auto& [o, x] : seen)
@@ -300,6 +336,10 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
       }
       continue;
     }
+    bool once = sends_side_two_once(classed);
+    if (once)
+      for (std::size_t i = 0; i < sending.size(); ++i)
+        classed[i] = classify_partners(*sending[i], rule.at(sending[i]->procs), true);
     // per class: the runs whose grid has it, and those where it carried messages
     std::map<Offset, std::vector<const ClassedRun::Observation*>> has;
     std::map<Offset, std::vector<int>> procs_of;
@@ -333,6 +373,7 @@ GridFit fit_grid_classes(const std::vector<MeasuredRun>& runs, const std::vector
       continue;
     GridClasses table;
     table.rule = rule;
+    table.side_two_once = once;
     std::vector<double> identified_k;
     std::vector<std::pair<std::size_t, std::vector<std::pair<double, double>>>> unidentified;
     for (const auto& [o, list] : has) {
@@ -498,6 +539,8 @@ ClassTrafficAt grid_class_traffic(const GridClasses& table, int procs)
             continue; // a diagonal where only faces carried: silent, its guess only in the unseen share
           messages = m, size = guessed;
         }
+        if (table.side_two_once)
+          messages /= static_cast<double>(list.size()); // one offset's traffic to a partner several reach
         double bytes = messages * size;
         if (messages > 0) {
           if (it != by_offset.end() && !it->second->mix.empty())
@@ -600,6 +643,8 @@ void to_json(nlohmann::json& j, const GridClasses& t)
     classes.push_back(std::move(c));
   }
   j = {{"rule", t.rule}, {"structure", t.describe()}, {"classes", classes}, {"silent", t.silent}};
+  if (t.side_two_once)
+    j["side_two_once"] = true;
   if (t.rest_hot_receive)
     j["rest_hot_receive_share"] = {{"form", curve_form_name(t.rest_hot_receive->form)},
                                    {"a", t.rest_hot_receive->a},
@@ -609,6 +654,7 @@ void to_json(nlohmann::json& j, const GridClasses& t)
 void from_json(const nlohmann::json& j, GridClasses& t)
 {
   j.at("rule").get_to(t.rule);
+  t.side_two_once = j.value("side_two_once", false);
   t.classes.clear();
   for (const auto& c : j.at("classes")) {
     GridClass k;

@@ -45,6 +45,10 @@ struct GridClasses {
   std::vector<std::vector<int>> silent;
   /// the busiest receiver's share of the traffic beside the grid (collectives); unset: spread evenly
   std::optional<Curve> rest_hot_receive;
+  /// on a periodic side of 2, where a rank's +1 and -1 neighbours are one rank, the code sends that rank one
+  /// offset's traffic, not both (CoSP2's ring at 2 processes: 31 messages, as to each of its two partners at 4
+  /// and 8); found when every class's messages per pair there are half its own elsewhere
+  bool side_two_once = false;
   /// "2-D grid, 4 classes" or "1-D periodic grid, 2 classes + all-to-all"
   std::string describe() const;
 };
@@ -63,8 +67,11 @@ struct ClassedRun {
     std::map<double, GridTraffic> sizes; ///< messages and bytes per size class (its smallest size)
     bool sized = true;                   ///< every pair with messages gave its sizes
     bool to_itself = true;               ///< every pair of the class is a rank and itself (a periodic side of 1)
+    bool shared = false;                 ///< some pair of the class is reached by other offsets too (a side of 2)
   };
   std::vector<Observation> classes;
+  /// the pairs several offsets reach (a periodic side of 2): those offsets and the pair's messages
+  std::vector<std::pair<std::vector<std::vector<int>>, double>> shared_pairs;
   double far_pairs = 0, far_present = 0; ///< non-neighbour pairs, and those carrying messages beyond setup traffic
   double self_unexplained = 0;           ///< messages ranks sent themselves that no periodic side of 1 explains
   bool irregular() const { return far_present > 0 && far_present < far_pairs; }
@@ -76,7 +83,9 @@ struct ClassedRun {
 /// pairs off the grid of at most 5% of the run's largest pair's bytes (both stay beside the grid, in the curves),
 /// except that when every pair that is no grid neighbour carries messages, all of them are the all-to-all class
 /// (CoSP2's one message a pair, a tenth of its ring's at 4 processes).
-ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid);
+/// `once`: a pair that several offsets reach (a periodic side of 2) counts whole in each of their classes, as one
+/// offset's traffic (GridClasses::side_two_once), rather than shared among them.
+ClassedRun classify_partners(const MeasuredRun& run, const ProcessGrid& grid, bool once = false);
 
 /// What fit_grid_classes found.
 struct GridFit {
