@@ -12,6 +12,24 @@
 
 using namespace perfcast;
 
+namespace {
+
+// Runs drawn from the queueing model itself (work W flops, 300 sends of 20 kB a process) at 1, 2, 4 and 8
+// processes spread over the two hosts
+std::vector<MeasuredRun> runs_of_truth(double work_flops, const Platform& p)
+{
+  QueueingModel truth = test::qn_truth_model(work_flops);
+  truth.sends = {CurveForm::Constant, 300, 0};
+  truth.run_bytes.reset();
+  truth.message_bytes = {CurveForm::Constant, 20000, 0};
+  std::vector<MeasuredRun> runs;
+  for (int n : {1, 2, 4, 8})
+    runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
+  return runs;
+}
+
+} // namespace
+
 TEST(QnSelection, AmdahlIsRecommendedOnlyOnClearEvidence)
 {
   // within the tolerance the queueing model stays, however much better
@@ -58,13 +76,7 @@ TEST(QnSelection, ExactQueueingModelStaysRecommendedWhenAmdahlFitsAsWell)
   // unwarned whatever Amdahl's law scores; the 8-process run is held out
   // once (next count), not again by leave-one-out: 3 distinct checks
   Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
-  QueueingModel truth = test::qn_truth_model(5e11);
-  truth.sends = {CurveForm::Constant, 300, 0};
-  truth.run_bytes.reset();
-  truth.message_bytes = {CurveForm::Constant, 20000, 0};
-  std::vector<MeasuredRun> runs;
-  for (int n : {1, 2, 4, 8})
-    runs.push_back(test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}}));
+  std::vector<MeasuredRun> runs = runs_of_truth(5e11, p);
   Reliability rel = assess_reliability(runs, p);
   EXPECT_LT(rel.queueing_error, 1e-3);
   EXPECT_TRUE(rel.trusted);
@@ -84,16 +96,9 @@ TEST(QnSelection, AnAmdahlFitWhoseTimeRisesWithNIsNeverRecommended)
   // (whose work and network both shrink with n) cannot follow it and fails,
   // yet the law is outside its domain, so the queueing model stays, warned
   Platform p = load_platform(test::source_dir() + "/examples/platforms/table1-2nodes.json");
-  QueueingModel truth = test::qn_truth_model(5e9);
-  truth.sends = {CurveForm::Constant, 300, 0};
-  truth.run_bytes.reset();
-  truth.message_bytes = {CurveForm::Constant, 20000, 0};
-  std::vector<MeasuredRun> runs;
-  for (int n : {1, 2, 4, 8}) {
-    MeasuredRun r = test::qn_synthetic_run(truth, p, {{0, (n + 1) / 2}, {1, n / 2}});
-    r.time_s = 1.0 - 0.6 / n;
-    runs.push_back(r);
-  }
+  std::vector<MeasuredRun> runs = runs_of_truth(5e9, p);
+  for (MeasuredRun& r : runs)
+    r.time_s = 1.0 - 0.6 / r.procs;
   AmdahlModel a = fit_amdahl(runs);
   EXPECT_NEAR(a.serial_s, 1.0, 1e-9);
   EXPECT_NEAR(a.parallel_s, -0.6, 1e-9);

@@ -64,6 +64,7 @@ private:
   void test(std::uint32_t e, const MicroOp& op);
   void test_check(Rank& rank);
   void test_all(std::uint32_t e);
+  void test_delay(std::uint32_t e, OpCode check);
   void test_all_check(Rank& rank);
 
   // ---- matching, transfers, completion (Matching.cpp)

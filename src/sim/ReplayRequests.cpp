@@ -209,9 +209,16 @@ void ReplayEngine::test(std::uint32_t e, const MicroOp& op)
     return;
   rank.test_entry = *it;
   rank.pending.erase(it);
-  MicroOp check;
-  check.code = OpCode::TestCheck;
-  x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), check);
+  test_delay(e, OpCode::TestCheck);
+}
+
+// A test's smpi/test delay (growing while tests fail, as SimGrid's), then `check`
+void ReplayEngine::test_delay(std::uint32_t e, OpCode check)
+{
+  Exec& x = exec(e);
+  MicroOp op;
+  op.code = check;
+  x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), op);
   x.status = Status::Sleeping;
   x.block_start = now_;
   timers_.schedule(e, now_ + test_sleeps_ * options_.test_cost_s);
@@ -241,12 +248,7 @@ void ReplayEngine::test_all(std::uint32_t e)
   Rank& rank = rank_of(x);
   if (std::none_of(rank.pending.begin(), rank.pending.end(), [](const Pending& p) { return p.req != kNone; }))
     return; // nothing active: MPI returns at once with flag true
-  MicroOp check;
-  check.code = OpCode::TestAllCheck;
-  x.ops.insert(x.ops.begin() + static_cast<std::ptrdiff_t>(x.next_op), check);
-  x.status = Status::Sleeping;
-  x.block_start = now_;
-  timers_.schedule(e, now_ + test_sleeps_ * options_.test_cost_s);
+  test_delay(e, OpCode::TestAllCheck);
 }
 
 void ReplayEngine::test_all_check(Rank& rank)
