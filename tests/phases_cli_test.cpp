@@ -239,9 +239,10 @@ TEST(PhasesCli, PhasesThatNeverConvergeAreAnErrorThatKeepsTheProfiles) {
 TEST(PhasesCli, RepeatKeepsTheMedianRunAndRecordsTheSpread) {
   test::TempDir dir;
   const std::string out = dir.path() + "/runs";
-  // --tolerance 0.5: a run at 200 is 0.03-0.04 s, and two of them spread 40% (320: 25%) once in a
-  // loaded suite, leaving no size to judge convergence; what is checked here is the runs kept
-  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 0.5 --max-sizes 3 "
+  // --tolerance 1: a run at 200 is 0.03-0.04 s, and two of them spread 40% (320: 25%, and 64% in session 18's
+  // CI) in a loaded suite, leaving no size to judge convergence; what is checked here is the runs kept, so
+  // convergence is made sure (shares move by at most 1) and the runs need only agree within a factor of 2
+  const auto r = run_perfcast(fmt::format("phases run -o {} --sizes 200:*1.6 --more 3 --tolerance 1 --max-sizes 3 "
                                           "--hz 10000 --repeat 2 --max-repeat 2 -- {} {{size}}",
                                           out, PERFCAST_PHASES_APP));
   ASSERT_EQ(r.status, 0) << r.output;
