@@ -8,7 +8,9 @@
 #include "qn/QueueingModel.hpp"
 #include "qn/GridClasses.hpp"
 #include "qn/HaloExchange.hpp"
+#include "qn/Study.hpp"
 #include "qn/TrafficStructure.hpp"
+#include "QnTestUtil.hpp"
 #include "TestUtil.hpp"
 
 #include <cmath>
@@ -752,6 +754,27 @@ TEST(QnStructure, AGridWhoseSidesAreAllTwoOrOneMayWrapOrNotAndTheFitSaysSo)
     EXPECT_NEAR(classed_traffic(*found, r).messages, r.sends_per_process * r.procs, 1e-9);
   }
   EXPECT_NE(untold.warning.find("(5 processes here, 16 in powers of two)"), std::string::npos) << untold.warning;
+  // a model of either reading predicts both; the band at 64 spans them and the warning names the periodic one
+  Platform p = test::qn_two_nodes();
+  QueueingModel m = test::qn_plain_model(0, 9.6e9);
+  m.sends = {CurveForm::Constant, 0, 0}; // the grid's traffic only
+  m.grid = found;
+  m.grid_wrapped = untold.wrapped;
+  m.reliability.queueing_error = 0.02;
+  HostCounts at64{{0, 32}, {1, 32}};
+  QueueingModel open = m, wrapped = m;
+  open.grid_wrapped.reset();
+  wrapped.grid = untold.wrapped;
+  wrapped.grid_wrapped.reset();
+  double t_open = predict_run_time(open, p, at64).time_s, t_wrapped = predict_run_time(wrapped, p, at64).time_s;
+  ASSERT_GT(std::fabs(t_wrapped - t_open) / t_open, kUntoldGridNote); // 60 against 90 messages a rank
+  BandTerms terms = model_band_terms(m, p, at64);
+  EXPECT_DOUBLE_EQ(terms.if_periodic_s, t_wrapped);
+  EXPECT_NEAR(terms.wrap, std::fabs(t_wrapped - t_open) / t_open, 1e-12);
+  EXPECT_GE(prediction_band(m.reliability, terms, false, 64), terms.wrap);
+  std::string why = prediction_warning(m, terms, false, 64, t_open, t_open);
+  EXPECT_NE(why.find("periodic reading"), std::string::npos) << why;
+  EXPECT_EQ(model_band_terms(open, p, at64).if_periodic_s, -1); // a told grid has no second reading
   // a run on 16 (4x2x2), whose side of 4 shows the wrap, settles it: the non-periodic grid's ends talk while
   // other far pairs do not, and the periodic reading fits, its sides of 1 at 2 and 4 copied without a message
   runs.push_back(run(16));

@@ -493,6 +493,14 @@ BandTerms model_band_terms(const QueueingModel& model, const Platform& platform,
       held.sends = Curve{CurveForm::Constant, model.sends(last), 0};
     b.held = std::fabs(predict_run_time(held, platform, placement).time_s - t) / t;
   }
+  // a grid the training runs cannot tell wrapping or not: the periodic reading's prediction, which they fit as well
+  if (model.grid_wrapped) {
+    QueueingModel wrapped = model;
+    wrapped.grid = model.grid_wrapped;
+    wrapped.grid_wrapped.reset();
+    b.if_periodic_s = predict_run_time(wrapped, platform, placement).time_s;
+    b.wrap = std::fabs(b.if_periodic_s - t) / t;
+  }
   return b;
 }
 
@@ -501,7 +509,7 @@ double prediction_band(const Reliability& rel, const BandTerms& terms, bool amda
   double band = prediction_band(rel, amdahl, procs);
   if (amdahl || band < 0)
     return band;
-  return std::max({band, terms.network, terms.held}) + terms.unseen;
+  return std::max({band, terms.network, terms.held, terms.wrap}) + terms.unseen;
 }
 
 namespace {
@@ -563,8 +571,10 @@ std::string prediction_warning(const QueueingModel& model, const Platform& platf
                             queueing_s, amdahl_s);
 }
 
-std::string prediction_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,
-                               double queueing_s, double amdahl_s)
+namespace {
+
+std::string band_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,
+                         double queueing_s, double amdahl_s)
 {
   std::string why = prediction_warning(model.reliability, amdahl, procs, queueing_s, amdahl_s);
   if (!why.empty() || amdahl || prediction_band(model.reliability, amdahl, procs) < 0)
@@ -591,6 +601,20 @@ std::string prediction_warning(const QueueingModel& model, const BandTerms& term
                                                                                     : "s(n)",
                        model.largest_training_procs);
   return "";
+}
+
+} // namespace
+
+std::string prediction_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,
+                               double queueing_s, double amdahl_s)
+{
+  std::string why = band_warning(model, terms, amdahl, procs, queueing_s, amdahl_s);
+  if (!amdahl && terms.wrap > kUntoldGridNote)
+    why += fmt::format("{}at {} processes the grid's periodic reading, which the training runs fit as well, predicts "
+                       "{:.4g} s against the non-periodic {:.4g} s ({:+.0f}%): the band spans both",
+                       why.empty() ? "" : "; ", procs, terms.if_periodic_s, queueing_s,
+                       100 * (terms.if_periodic_s / queueing_s - 1));
+  return why;
 }
 
 } // namespace perfcast

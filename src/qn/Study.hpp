@@ -92,6 +92,8 @@ Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platf
 
 /// An error band past this (a prediction possibly less than 60% accurate) is printed as a warning.
 inline constexpr double kWarnedBand = 0.4;
+/// The distance between a grid's two readings (periodic or not) past which a prediction names both.
+inline constexpr double kUntoldGridNote = 0.05;
 
 /// The relative error band of a prediction at `procs` processes by one model
 /// (Amdahl's when `amdahl`): its held-out error, widened past the largest
@@ -110,9 +112,13 @@ std::string prediction_warning(const Reliability& rel, bool amdahl, int procs, d
 /// The queueing model's own terms of a prediction's band at a placement: Net_Constant's relative uncertainty
 /// times the network's share of the predicted time (`network`), past the largest training count the
 /// relative change of the prediction when the inputs fitted through points that go up and down are held at
-/// their values there (`held`), and the share of the traffic in grid classes never seen (`unseen`).
+/// their values there (`held`), the share of the traffic in grid classes never seen (`unseen`), and, for a grid
+/// the training runs cannot tell wrapping or not (QueueingModel::grid_wrapped), the relative distance of the
+/// periodic reading's prediction (`wrap`).
 struct BandTerms {
   double network = 0, held = 0;
+  double wrap = 0;
+  double if_periodic_s = -1; ///< the periodic reading's predicted time; -1 without one
   double network_share = 0, net_constant_uncertainty = 0;
   /// the share of the run's bytes or messages (the larger) in grid offsets the training grids never had, taken
   /// as the seen neighbour classes' median (GridClasses::unseen): added to the band; and their names
@@ -136,7 +142,8 @@ double prediction_band(const QueueingModel& model, const Platform& platform, con
                        bool amdahl, int procs);
 double prediction_band(const Reliability& rel, const BandTerms& terms, bool amdahl, int procs);
 
-/// prediction_warning, and also when the queueing model's own terms pass kWarnedBand.
+/// prediction_warning, and also when the queueing model's own terms pass kWarnedBand; a periodic reading more
+/// than kUntoldGridNote away is named beside whatever else it says.
 std::string prediction_warning(const QueueingModel& model, const Platform& platform, const HostCounts& placement,
                                bool amdahl, int procs, double queueing_s, double amdahl_s);
 std::string prediction_warning(const QueueingModel& model, const BandTerms& terms, bool amdahl, int procs,

@@ -295,22 +295,9 @@ int run_predict(const ModelArgs& a)
                                a.model, n, terms.unseen_classes.size(), terms.unseen_classes.size() == 1 ? "" : "s",
                                names, 100 * terms.unseen);
     }
+    if (terms.wrap > kUntoldGridNote)
+      if_periodic[n] = terms.if_periodic_s; // the grid's periodic reading, which the runs cannot rule out
     std::string why = prediction_warning(model, terms, use_amdahl, n, p.queueing.time_s, p.amdahl_s);
-    // a grid the training runs cannot tell wrapping or not: the periodic reading's time beside, in the band
-    if (model.grid_wrapped && !use_amdahl) {
-      QueueingModel wrapped = model;
-      wrapped.grid = model.grid_wrapped;
-      wrapped.grid_wrapped.reset();
-      double other = predict_run_time(wrapped, platform, place_processes(platform, a.placement, n)).time_s;
-      double apart = std::fabs(other - p.queueing.time_s) / p.queueing.time_s;
-      if (apart > 0.05) {
-        if_periodic[n] = other;
-        bands[n] = std::max(bands[n], apart);
-        why += fmt::format("{}at {} processes the grid's periodic reading, which the training runs fit as well, "
-                           "predicts {:.4g} s against the non-periodic {:.4g} s ({:+.0f}%): the band spans both",
-                           why.empty() ? "" : "; ", n, other, p.queueing.time_s, 100 * (other / p.queueing.time_s - 1));
-      }
-    }
     if (!why.empty())
       guesses[n] = why;
   }
