@@ -694,18 +694,24 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // A Net_Constant whose standard error passes 100% is not pinned by the runs (one process a node in every
   // run: the network shrinks with n as the computation does, and the two trade off): it takes the platform's
   // value, 1, W is fitted alone, and the band keeps the loose constant's uncertainty
+  // W alone, Net_Constant kept at 1 (the trial model's), or nothing when that fit fails
+  auto fit_work_alone = [&]() -> std::optional<FitResult> {
+    FitResult alone = levenberg_marquardt(residuals, {work0});
+    if (std::isfinite(alone.cost) && alone.converged && alone.identifiable())
+      return alone;
+    return std::nullopt;
+  };
   double loose_se = 0;
   if (variant.hold_loose_network && fixed_network.empty() && fit.parameters.size() > 1 &&
       fit.standard_errors.size() > 1 && fit.standard_errors[1] > 1.0) {
-    FitResult alone = levenberg_marquardt(residuals, {work0});
-    if (std::isfinite(alone.cost) && alone.converged && alone.identifiable()) {
+    if (std::optional<FitResult> alone = fit_work_alone()) {
       loose_se = fit.standard_errors[1];
       model.warnings.push_back(fmt::format(
           "the runs do not pin Net_Constant (fitted {:.3g}, standard error {:.0f}%): it stays 1, the platform's "
           "network model, W is fitted alone, and the band carries the constant's uncertainty; runs with several "
           "processes a node would pin it",
           fit.parameters[1], 100 * fit.standard_errors[1]));
-      fit = alone;
+      fit = *alone;
       model.net_constant_identified = false;
     }
   }
@@ -729,13 +735,11 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
         !net_constant_identified(fit.parameters[1], evidence->share_max, evidence->cpu_scatter)) {
       double nc = fit.parameters[1];
       bool kept = false;
-      if (variant.identify_network) {
-        FitResult alone = levenberg_marquardt(residuals, {work0});
-        if (std::isfinite(alone.cost) && alone.converged) {
-          fit = alone;
+      if (variant.identify_network)
+        if (std::optional<FitResult> alone = fit_work_alone()) {
+          fit = *alone;
           kept = true;
         }
-      }
       model.net_constant_identified = false;
       model.warnings.push_back(fmt::format(
           "the runs do not identify Net_Constant: the network is at most {:.1f}% of a training run (at "

@@ -392,14 +392,15 @@ Reliability assess_reliability(const std::vector<MeasuredRun>& runs, const Platf
   // T = s + p / n with p < 0 is a time that rises with n: outside Amdahl's law (both parts are times), whose
   // curve then levels off at s, where a code slowing with n keeps slowing; it is never the recommended model
   bool rising = runs.size() >= 2 && fit_amdahl(runs).parallel_s < 0;
-  rel.recommend_amdahl = !rising && amdahl_clearly_better(checks);
+  bool better = amdahl_clearly_better(checks);
+  rel.recommend_amdahl = !rising && better;
   if (!rel.trusted)
     rel.warning = fmt::format(
         "on runs held out of its fit ({}) the queueing model missed by {:.0f}% on average, Amdahl's law by {:.0f}%: "
         "its predictions for this code are a guess; {}",
         rel.method, 100 * rel.queueing_error, 100 * rel.amdahl_error,
         rel.recommend_amdahl ? "the Amdahl baseline is recommended"
-        : rising && amdahl_clearly_better(checks)
+        : better
             ? "the queueing model is kept, with care (Amdahl's law did better, but its fit, T(n) = s + p / n with p "
               "< 0, is a time that rises with n and levels off: outside the law, and no guide past the runs)"
         : rel.error_difference <= 0
