@@ -10,6 +10,8 @@
 # and may define prepare_CODE N TRACE_DIR (an input file per count, run before
 # each recording) and fit_args_CODE='...' (options to that code's `fit qn`);
 # a function that a spec calls ($(grid $n)) is exported by its recipe (export -f).
+# A build may call smpi_cmake_build [CMAKE ARGS...]: configure with SMPI's
+# compilers (also as MPI's) into build/ and build there.
 # Nothing is downloaded: the source is a git directory already on this machine,
 # MIRRORS/OWNER+NAME/repo (the search tool's fetch lays them in /work/.mirror).
 # Sources and builds go to STUDY_DIR/src, never into this repository.
@@ -24,6 +26,10 @@ shift
 mkdir -p "$out/src"
 out=$(cd "$out" && pwd)
 all_specs=()
+smpi_cmake_build() { # configure with SMPI's compilers, also as MPI's, then build in build/
+  cmake -B build -S . -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx \
+    -DMPI_C_COMPILER=smpicc -DMPI_CXX_COMPILER=smpicxx "$@" && cmake --build build -j2
+}
 for recipe in "$@"; do
   file=$root/bench/qn_codes/$recipe.sh
   [ -f "$file" ] || { echo "error: $file: no such recipe" >&2; exit 2; }

@@ -6,9 +6,7 @@
 repo=UoB-HPC/CloverLeaf
 commit=ba256dccb033d385c23a4a02983b2d137eebeca4
 build() {
-  cmake -B build -S . -DMODEL=serial -DENABLE_MPI=ON -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx \
-    -DMPI_C_COMPILER=smpicc -DMPI_CXX_COMPILER=smpicxx &&
-    cmake --build build -j2 &&
+  smpi_cmake_build -DMODEL=serial -DENABLE_MPI=ON &&
     sed -e 's/x_cells=.*/x_cells=480/' -e 's/y_cells=.*/y_cells=480/' -e 's/end_step=.*/end_step=20/' \
       -e '/test_problem/d' InputDecks/clover_bm_short.in > clover480.in
 }

@@ -6,9 +6,7 @@
 repo=UoB-HPC/TeaLeaf
 commit=e70261c0be40537da75b258108ed2898f84f3c58
 build() {
-  cmake -B build -S . -DMODEL=serial -DENABLE_MPI=ON -DCMAKE_C_COMPILER=smpicc -DCMAKE_CXX_COMPILER=smpicxx \
-    -DMPI_C_COMPILER=smpicc -DMPI_CXX_COMPILER=smpicxx &&
-    cmake --build build -j2 &&
+  smpi_cmake_build -DMODEL=serial -DENABLE_MPI=ON &&
     sed -e 's/^x_cells=.*/x_cells=256/' -e 's/^y_cells=.*/y_cells=256/' -e 's/^end_step=.*/end_step=10/' tea.in > tea256.in &&
     { cat tea.problems; echo '256 256 10 1.050809442449691e+02'; } > tea256.problems
 }
