@@ -61,16 +61,20 @@ std::vector<MeasuredRun> runs_with_cpu_misses(const QueueingModel& truth, const 
   return runs;
 }
 
-// CPU misses of +-1.5% at 1, 2, 4 and 8 processes
-const std::vector<double> kSmallMisses = {0.015, -0.015, 0.015, -0.015};
-
-ModelVariant constant_work()
+ModelVariant constant_work(bool identify_network = true)
 {
   ModelVariant v;
   v.work_growth = false; // the misses stay misses of the CPU side, not a curve of the work
-  v.identify_network = true;
+  v.identify_network = identify_network;
   return v;
 }
+
+// A network of 3% of the 8-process run at Net_Constant 1.5, the CPU side missed by +-1.5% at 1, 2, 4 and 8
+struct LooseRuns {
+  Platform p = test::qn_two_nodes();
+  QueueingModel truth = truth_with_share(0.03, 1.5, p);
+  std::vector<MeasuredRun> runs = runs_with_cpu_misses(truth, p, {0.015, -0.015, 0.015, -0.015});
+};
 
 } // namespace
 
@@ -150,11 +154,10 @@ TEST(QnIdentify, ByDefaultANetConstantTheRunsDoNotIdentifyIsFittedSaidAndCarried
   // scatter. By default it is fitted all the same (the held-out checks
   // rejected keeping it at 1, session 14), the fit says so, and its
   // uncertainty holds the scatter read as network, s / (f Net_Constant)
-  Platform p = test::qn_two_nodes();
-  QueueingModel truth = truth_with_share(0.03, 1.5, p);
-  auto runs = runs_with_cpu_misses(truth, p, kSmallMisses);
-  ModelVariant v;
-  v.work_growth = false;
+  LooseRuns given;
+  const Platform& p = given.p;
+  const std::vector<MeasuredRun>& runs = given.runs;
+  ModelVariant v = constant_work(false);
   v.hold_loose_network = false; // the fit's own standard error passes 100% here: see the next test
   QueueingModel m = fit_queueing_model(runs, p, v);
   EXPECT_FALSE(m.net_constant_identified);
@@ -176,11 +179,10 @@ TEST(QnIdentify, ANetConstantWhoseStandardErrorPassesOneHundredPercentStaysAtOne
   // Net_Constant passes 100% (its one-sigma interval reaches 0), so the runs
   // do not pin it; it takes the platform's value, W is fitted alone, the fit
   // says so, and the band carries the loose constant's uncertainty (capped: unknown)
-  Platform p = test::qn_two_nodes();
-  QueueingModel truth = truth_with_share(0.03, 1.5, p);
-  auto runs = runs_with_cpu_misses(truth, p, kSmallMisses);
-  ModelVariant v;
-  v.work_growth = false;
+  LooseRuns given;
+  const Platform& p = given.p;
+  const std::vector<MeasuredRun>& runs = given.runs;
+  ModelVariant v = constant_work(false);
   ModelVariant free = v;
   free.hold_loose_network = false;
   QueueingModel loose = fit_queueing_model(runs, p, free);
@@ -196,11 +198,11 @@ TEST(QnIdentify, ANetConstantWhoseStandardErrorPassesOneHundredPercentStaysAtOne
   EXPECT_TRUE(said);
   // W alone: the work that, with Net_Constant 1, best fits the runs; the truth's
   // W is within the CPU misses (1.5%) and the network's 3% share at 1.5 against 1
-  EXPECT_NEAR(m.work_flops / truth.work_flops, 1.0, 0.03);
+  EXPECT_NEAR(m.work_flops / given.truth.work_flops, 1.0, 0.03);
   // a constant the runs pin (the next test's runs, without CPU misses: standard error about 3%) keeps its fit
   std::vector<MeasuredRun> exact;
   for (const HostCounts& placement : kTraining)
-    exact.push_back(test::qn_synthetic_run(truth, p, placement));
+    exact.push_back(test::qn_synthetic_run(given.truth, p, placement));
   QueueingModel pinned = fit_queueing_model(exact, p, v);
   EXPECT_LT(pinned.net_constant_relative_se, 1.0);
   EXPECT_NEAR(pinned.net_constant, 1.5, 0.075);
