@@ -153,7 +153,7 @@ TEST_F(Tracer, ReplacesItsOwnDirectoryButNotOtherFilesWithoutForce)
   std::ofstream(out + "/notes.txt") << "mine\n";
   auto again = traced(out, app + " 1 1024", 2);
   EXPECT_EQ(again.status, 1);
-  EXPECT_NE(again.output.find("holds 'notes.txt', which perfcast trace did not write"), std::string::npos)
+  EXPECT_NE(again.output.find("holds 'notes.txt', which perfcast did not write"), std::string::npos)
       << again.output;
   EXPECT_EQ(traced(out, app + " 1 1024", 2, "--force").status, 0);
   EXPECT_EQ(test::read_text(out + "/notes.txt"), "mine\n");
@@ -192,6 +192,38 @@ TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
       ++actions;
     EXPECT_GT(actions, 10u);
   }
+}
+
+// Ctrl-C during perfcast trace took about 8 s to return and said nothing
+// (Open MPI's mpirun, signalled alone, waits seconds before it stops its
+// ranks), and perfcast profile then reported "wall 0.000000 s" with status 0
+TEST_F(Tracer, CtrlCStopsTheTraceWithinSecondsAndProfileSaysIncomplete)
+{
+  test::TempDir dir;
+  std::string app = build_app(dir, "stencil2d.c");
+  std::string out = dir.path() + "/trace";
+  // SIGINT goes one second after both ranks opened their trace files (see KilledRun...);
+  // the shell prints how long perfcast took after it
+  auto r = test::run_command(fmt::format(
+      "{{ {} {} trace -o {} -- mpirun --oversubscribe -np 2 {} 100000000 32 & p=$!; i=0; "
+      "while [ $i -lt 1200 ] && ! {{ [ -e {}/rank-0.txt ] && [ -e {}/rank-1.txt ]; }}; do sleep 0.1; i=$((i+1)); done; "
+      "sleep 1; s=$(date +%s%N); kill -INT $p; wait $p; st=$?; echo \"took_ms=$(( ($(date +%s%N) - s) / 1000000 ))\"; "
+      "exit $st; }}",
+      kMpiEnv, test::perfcast_binary(), out, app, out, out));
+  EXPECT_EQ(r.status, 130) << r.output;
+  EXPECT_NE(r.output.find("perfcast: Ctrl-C received, stopping"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("interrupted; the trace in"), std::string::npos) << r.output;
+  const auto at = r.output.find("took_ms=");
+  ASSERT_NE(at, std::string::npos) << r.output;
+  EXPECT_LT(std::stol(r.output.substr(at + 8)), 5000) << r.output; // the grace period is 2 s a step
+  for (int rank = 0; rank < 2; ++rank) {
+    std::string text = test::read_text(fmt::format("{}/rank-{}.txt", out, rank));
+    EXPECT_NE(text.find("# perfcast: incomplete (SIGINT)"), std::string::npos) << text.substr(text.size() - 200);
+  }
+  auto p = test::run_perfcast("profile " + out);
+  EXPECT_EQ(p.status, 3) << p.output;
+  EXPECT_NE(p.output.find("wall unknown (no rank reached MPI_Finalize), INCOMPLETE"), std::string::npos) << p.output;
+  EXPECT_NE(p.output.find("is an incomplete run (0 of 2 ranks complete)"), std::string::npos) << p.output;
 }
 
 TEST_F(Tracer, FortranProgramsAreTracedThroughTheirBindings)

@@ -5,6 +5,8 @@
 #include "core/AtomicFile.hpp"
 #include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
+#include "core/OutputFile.hpp"
 #include "core/Version.hpp"
 
 #include <algorithm>
@@ -13,6 +15,7 @@
 #include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <fmt/format.h>
 #include <fstream>
 #include <unistd.h>
@@ -33,13 +36,8 @@ bool prepare_directory(const std::string& dir, bool force)
   fs::path out(dir);
   if (fs::exists(out) && !fs::is_directory(out))
     throw Error(fmt::format("{}: exists and is not a directory", dir));
-  if (!fs::exists(out)) {
-    std::error_code ec;
-    fs::create_directories(out, ec);
-    if (ec)
-      throw Error(fmt::format("{}: cannot create the directory: {}", dir, ec.message()));
+  if (create_output_directory(dir, "analysis")) // only the last part of the path, never a chain
     return true;
-  }
   for (const auto& entry : fs::directory_iterator(out)) {
     std::string name = entry.path().filename().string();
     bool ours = std::find(std::begin(kOurFiles), std::end(kOurFiles), name) != std::end(kOurFiles);
@@ -134,6 +132,10 @@ CommResult run_comm_analysis(const CommRunOptions& o)
   Cleanup cleanup;
   cleanup.dir = fs::absolute(o.dir);
   cleanup.created = prepare_directory(o.dir, o.force);
+  // a Ctrl-C during the analysis, which has no point to stop at, still removes what the run made
+  std::unique_ptr<CleanupOnInterrupt> made_here;
+  if (cleanup.created)
+    made_here = std::make_unique<CleanupOnInterrupt>(cleanup.dir.string());
   fs::path graph_path = cleanup.dir / fmt::format(".values-{}.graph", ::getpid());
   cleanup.files = {graph_path, graph_path.string() + ".partial", graph_path.string() + ".limit"};
   std::vector<std::string> env{"PERFCAST_COMM_OUT=" + graph_path.string()};
@@ -199,6 +201,8 @@ CommResult run_comm_analysis(const CommRunOptions& o)
     }
   write_file_atomically((cleanup.dir / "comm.json").string(), json);
   cleanup.done = true;
+  if (made_here)
+    made_here->release();
   return result;
 }
 

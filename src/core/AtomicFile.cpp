@@ -1,6 +1,7 @@
 #include "core/AtomicFile.hpp"
 
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -35,6 +36,7 @@ void write_file_atomically(const std::string& path, std::string_view content)
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (fd < 0)
     fail_in(path, std::string("cannot create file: ") + std::strerror(errno));
+  CleanupOnInterrupt partial(tmp); // a Ctrl-C that cannot wait leaves no temporary file behind
   try {
     if (replacing) {
       // the replacement keeps the file's permissions and, where allowed, its owner

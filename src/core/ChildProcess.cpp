@@ -1,6 +1,7 @@
 #include "core/ChildProcess.hpp"
 
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -33,8 +34,13 @@ ChildExit run_child(const std::vector<std::string>& command, const std::vector<s
   if (const int rc = posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()); rc != 0)
     throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  {
+    // the child shares our process group: a terminal's Ctrl-C reaches it directly
+    ChildOnInterrupt stop_on_interrupt(pid, false);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
+  throw_if_interrupted(); // the caller's outputs are removed as the error unwinds
   ChildExit out;
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);
   else out.exit_code = WEXITSTATUS(status);

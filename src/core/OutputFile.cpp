@@ -2,7 +2,9 @@
 
 #include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -173,6 +175,75 @@ void flush_stdout()
     std::cout.clear();
     throw Error(fmt::format("standard output: cannot write: {}", err ? system_error(err) : "stream error"));
   }
+}
+
+bool create_output_directory(const std::string& dir, std::string_view what)
+{
+  if (dir.empty())
+    throw Error(fmt::format("empty path for the {} (expected a directory name)", what));
+  const std::string resolved = follow_links(dir);
+  struct stat st {};
+  if (::stat(resolved.c_str(), &st) == 0)
+    return false;
+  if (errno != ENOENT)
+    fail_in(dir, "cannot inspect the path: " + system_error(errno));
+  // the parent must be there: a mistyped path must not grow a tree of directories
+  std::string normal = fs::path(resolved).lexically_normal().string();
+  while (normal.size() > 1 && normal.back() == '/')
+    normal.pop_back();
+  check_directory_writable(dir, normal);
+  if (::mkdir(resolved.c_str(), 0777) != 0)
+    fail_in(dir, fmt::format("cannot create the {} directory: {}", what, system_error(errno)));
+  return true;
+}
+
+OutputDirectory::OutputDirectory(const std::string& dir, std::string_view what, bool force, const OursFn& ours)
+    : path_(dir)
+{
+  if (dir.empty())
+    throw Error(fmt::format("empty path for the {} (expected a directory name)", what));
+  resolved_ = follow_links(dir);
+  const std::string& resolved = resolved_;
+  if (create_output_directory(dir, what)) {
+    created_ = true;
+    on_interrupt_ = std::make_unique<CleanupOnInterrupt>(resolved);
+    return;
+  }
+  struct stat st {};
+  if (::stat(resolved.c_str(), &st) != 0)
+    fail_in(dir, "cannot inspect the path: " + system_error(errno));
+  if (!S_ISDIR(st.st_mode))
+    fail_in(dir, fmt::format("exists and is not a directory (expected a directory for the {})", what));
+  if (::access(resolved.c_str(), W_OK | X_OK) != 0)
+    fail_in(dir, "cannot write in the directory: " + system_error(errno));
+  std::vector<std::string> foreign;
+  for (const auto& entry : fs::directory_iterator(resolved)) {
+    if (ours(entry))
+      earlier_.push_back(entry.path());
+    else
+      foreign.push_back(entry.path().filename().string());
+  }
+  std::sort(earlier_.begin(), earlier_.end());
+  std::sort(foreign.begin(), foreign.end());
+  if (!foreign.empty() && !force)
+    fail_in(dir, fmt::format("the directory holds '{}', which perfcast did not write (expected an empty or new "
+                             "directory, one perfcast wrote the {} in, or --force to replace only perfcast's files)",
+                             foreign.front(), what));
+}
+
+OutputDirectory::~OutputDirectory()
+{
+  if (kept_ || !created_)
+    return;
+  std::error_code ec;
+  fs::remove_all(resolved_, ec);
+}
+
+void OutputDirectory::keep()
+{
+  kept_ = true;
+  if (on_interrupt_)
+    on_interrupt_->release();
 }
 
 } // namespace perfcast

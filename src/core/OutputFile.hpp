@@ -9,8 +9,12 @@
 // target is treated by the same rules, so the link stays a link. Anything that
 // is not a regular file (a FIFO, a terminal, a device such as /dev/null) is
 // written through, never replaced. "-" means standard output.
+#include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perfcast {
 
@@ -50,6 +54,44 @@ bool written_by_perfcast(const std::string& path);
 /// Adds perfcast's generator mark to an SVG document (an XML comment before
 /// the root element), unless it already has one.
 std::string mark_svg(std::string_view svg);
+
+/// Creates the directory `dir` when it is absent, and only it: its parent
+/// must exist (never a chain of directories). Returns whether it was made;
+/// throws Error naming the path when the parent is missing or it cannot.
+bool create_output_directory(const std::string& dir, std::string_view what);
+
+class CleanupOnInterrupt;
+
+/// A directory of outputs (a trace, an analysis), checked before the work that
+/// fills it, under the same rule as a file: its parent must exist (perfcast
+/// never creates a chain of directories); an existing directory may hold only
+/// files `ours` accepts (perfcast's, which the caller replaces) unless `force`.
+/// A directory this object created is removed with what is in it unless
+/// keep() was called: a failed or interrupted run leaves nothing behind.
+class OutputDirectory {
+public:
+  using OursFn = std::function<bool(const std::filesystem::directory_entry&)>;
+  OutputDirectory(const std::string& dir, std::string_view what, bool force, const OursFn& ours);
+  ~OutputDirectory();
+  OutputDirectory(const OutputDirectory&) = delete;
+  OutputDirectory& operator=(const OutputDirectory&) = delete;
+
+  const std::string& path() const { return path_; }
+  /// Whether the directory was made for this run.
+  bool created() const { return created_; }
+  /// Perfcast's files from an earlier run, found when the directory was checked.
+  const std::vector<std::filesystem::path>& earlier_files() const { return earlier_; }
+  /// The run succeeded (or is kept as it is): the directory stays.
+  void keep();
+
+private:
+  std::string path_;
+  std::string resolved_; // symbolic links followed
+  bool created_ = false;
+  bool kept_ = false;
+  std::vector<std::filesystem::path> earlier_;
+  std::unique_ptr<CleanupOnInterrupt> on_interrupt_;
+};
 
 /// Flushes standard output; throws Error when anything written to it was lost
 /// (a full disk, a closed pipe).

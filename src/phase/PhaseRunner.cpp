@@ -3,6 +3,7 @@
 #include "core/AtomicFile.hpp"
 #include "core/ChildProcess.hpp"
 #include "core/Error.hpp"
+#include "core/OutputFile.hpp"
 #include "core/Statistics.hpp"
 
 #include <algorithm>
@@ -196,7 +197,7 @@ PhaseRunLog open_series(const std::string& dir, const PhaseRunOptions& options, 
                             "empty directory, or --force)",
                             dir));
   }
-  fs::create_directories(dir);
+  create_output_directory(dir, "small runs"); // only the last part of the path, never a chain
   return log;
 }
 

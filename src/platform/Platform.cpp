@@ -97,7 +97,7 @@ Route Platform::route(int src, int dst) const
     return r;
   }
   if (!has_route(src, dst))
-    throw Error(fmt::format("no route from host '{}' to host '{}'", hosts_[s].name, hosts_[d].name));
+    throw Error(no_route_message(src, dst));
   for (int l : up_[s])
     add(l);
   if (zone_[s] != zone_[d])
@@ -108,16 +108,31 @@ Route Platform::route(int src, int dst) const
   return r;
 }
 
+std::string Platform::no_route_message(int src, int dst) const
+{
+  const std::string& a = hosts_[static_cast<std::size_t>(src)].name;
+  const std::string& b = hosts_[static_cast<std::size_t>(dst)].name;
+  std::string where = source_.empty() ? "the platform" : source_;
+  if (src == dst)
+    return fmt::format("{}: no route from host '{}' to itself (expected a loopback link for it: a <route src=\"{}\" "
+                       "dst=\"{}\"> in its zone, or \"loopback\" in its cluster); two ranks share that host",
+                       where, a, a, a);
+  return fmt::format("{}: no route from host '{}' to host '{}' (expected both in one cluster, a route between them, "
+                     "or a route between their zones)",
+                     where, a, b);
+}
+
 Platform load_platform(const std::string& path)
 {
   std::string text = read_file(path, "platform file");
   auto first = text.find_first_not_of(" \t\r\n");
   if (first == std::string::npos)
     fail_in(path, "empty platform file (expected SimGrid XML or perfcast JSON)");
-  if (text[first] == '<')
-    return parse_simgrid_platform(text, path);
-  if (text[first] == '{')
-    return parse_json_platform(text, path);
+  if (text[first] == '<' || text[first] == '{') {
+    Platform p = text[first] == '<' ? parse_simgrid_platform(text, path) : parse_json_platform(text, path);
+    p.set_source(path);
+    return p;
+  }
   fail_at(path, 1, "unknown platform format (expected SimGrid XML starting with '<' or perfcast JSON starting with '{')");
 }
 

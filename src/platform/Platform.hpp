@@ -86,8 +86,15 @@ public:
   bool has_route(int src, int dst) const;
   /// The route between two hosts; throws Error when there is none.
   Route route(int src, int dst) const;
+  /// The error for a pair of hosts without a route, naming the platform's file.
+  std::string no_route_message(int src, int dst) const;
+
+  /// The file the platform was read from ("" when built in code), for messages.
+  const std::string& source() const { return source_; }
+  void set_source(std::string path) { source_ = std::move(path); }
 
 private:
+  std::string source_;
   std::vector<Host> hosts_;
   std::vector<Link> links_;
   std::unordered_map<std::string, int> host_by_name_;

@@ -8,6 +8,7 @@
 //    "cluster_routes": [{"src": "c1", "dst": "c2", "links": [...]}]}
 // A cluster is SimGrid's <cluster>: split-duplex private links, optional backbone.
 #include "core/Error.hpp"
+#include "core/JsonKeys.hpp"
 #include "core/Units.hpp"
 #include "platform/Platform.hpp"
 
@@ -25,7 +26,7 @@ constexpr long long kMaxCount = 1000000;
 
 class JsonLoader {
 public:
-  JsonLoader(const std::string& text, std::string path) : path_(std::move(path)), text_(text) {}
+  JsonLoader(const std::string& text, std::string path) : path_(std::move(path)), text_(text), lines_(text) {}
 
   Platform load()
   {
@@ -53,6 +54,10 @@ public:
       fail_in(path_, "field 'format' must be \"perfcast-platform\"");
     if (!doc.contains("version") || !doc["version"].is_number_integer() || doc["version"].get<int>() != 1)
       fail_in(path_, "field 'version' must be 1");
+    // "description" and "generator" are free text for people and tools (perfcast probe writes both)
+    keys(doc, {"format", "version", "description", "generator", "clusters", "links", "hosts", "routes",
+               "cluster_routes"},
+         "");
     int zone = 0;
     if (doc.contains("clusters"))
       for (std::size_t i = 0; i < array(doc, "clusters").size(); ++i)
@@ -61,6 +66,7 @@ public:
       for (std::size_t i = 0; i < array(doc, "links").size(); ++i) {
         const json& l = doc["links"][i];
         std::string where = fmt::format("links[{}]", i);
+        keys(l, {"name", "bandwidth", "latency", "sharing"}, where);
         Link link{string(l, "name", where), bandwidth(l, "bandwidth", where), duration(l, "latency", where, 0.0),
                   SharingPolicy::Shared};
         std::string policy = l.value("sharing", "shared");
@@ -74,6 +80,7 @@ public:
       for (std::size_t i = 0; i < array(doc, "hosts").size(); ++i) {
         const json& h = doc["hosts"][i];
         std::string where = fmt::format("hosts[{}]", i);
+        keys(h, with_machine_figures({"name", "speed", "cores"}), where);
         Host host = machine_figures(h, where);
         host.name = string(h, "name", where);
         host.speed_flops = speed(h, "speed", where);
@@ -86,6 +93,7 @@ public:
       for (std::size_t i = 0; i < array(doc, "routes").size(); ++i) {
         const json& r = doc["routes"][i];
         std::string where = fmt::format("routes[{}]", i);
+        keys(r, {"src", "dst", "links", "symmetric"}, where);
         int s = host(r, "src", where), d = host(r, "dst", where);
         auto links = link_list(r, where);
         platform_.set_explicit_route(s, d, links);
@@ -96,6 +104,7 @@ public:
       for (std::size_t i = 0; i < array(doc, "cluster_routes").size(); ++i) {
         const json& r = doc["cluster_routes"][i];
         std::string where = fmt::format("cluster_routes[{}]", i);
+        keys(r, {"src", "dst", "links", "symmetric"}, where);
         int a = cluster(r, "src", where), b = cluster(r, "dst", where);
         auto links = link_list(r, where);
         platform_.set_zone_route(a, b, links);
@@ -110,8 +119,23 @@ public:
 private:
   std::string path_;
   const std::string& text_;
+  JsonLines lines_;
   Platform platform_;
   std::map<std::string, int> cluster_zone_;
+
+  // an object's keys are all known ones; an unknown key is an error at its line
+  void keys(const json& obj, const std::vector<std::string>& known, const std::string& where)
+  {
+    check_json_keys(obj, known, where, path_, lines_);
+  }
+
+  static std::vector<std::string> with_machine_figures(std::vector<std::string> names)
+  {
+    for (const char* k : {"memory", "virtual_memory", "disk_read", "disk_write", "disk_write_busy", "message_overhead",
+                          "message_latency", "disk_cpu_per_MB", "memory_slowdown"})
+      names.emplace_back(k);
+    return names;
+  }
 
   std::size_t line_of(std::size_t offset) const
   {
@@ -224,6 +248,7 @@ private:
       };
       if (!m.is_object())
         fail_in(path_, mw + ": expected {\"linear\": [slope, intercept], \"exponential\": [scale, rate]}");
+      keys(m, {"linear", "exponential"}, mw);
       pair("linear", h.memory_slowdown.linear_slope, h.memory_slowdown.linear_intercept);
       pair("exponential", h.memory_slowdown.exp_scale, h.memory_slowdown.exp_rate);
     }
@@ -278,6 +303,7 @@ private:
   void load_cluster(const json& c, const std::string& where, int zone)
   {
     std::string name = string(c, "name", where);
+    keys(c, {"name", "bandwidth", "latency", "backbone", "loopback", "nodes"}, where);
     cluster_zone_[name] = zone;
     double bw = bandwidth(c, "bandwidth", where);
     double lat = duration(c, "latency", where, 0.0);
@@ -285,18 +311,27 @@ private:
     if (c.contains("backbone")) {
       const json& b = c["backbone"];
       std::string w = where + ".backbone";
+      keys(b, {"bandwidth", "latency", "sharing"}, w);
       Link l{name + "_backbone", bandwidth(b, "bandwidth", w), duration(b, "latency", w, 0.0), SharingPolicy::Shared};
-      if (b.value("sharing", "shared") == "fatpipe")
+      const std::string policy = b.contains("sharing") && b["sharing"].is_string() ? b["sharing"].get<std::string>()
+                                                                                    : "shared";
+      if (policy == "fatpipe")
         l.sharing = SharingPolicy::Fatpipe;
+      else if (policy != "shared" || (b.contains("sharing") && !b["sharing"].is_string()))
+        fail_at(path_, lines_.line(w + ".sharing"), w + ".sharing: expected \"shared\" or \"fatpipe\"");
       guarded(w, [&] { backbone = platform_.add_link(l); });
     }
     const json* loopback = c.contains("loopback") ? &c["loopback"] : nullptr;
+    if (loopback)
+      keys(*loopback, {"bandwidth", "latency"}, where + ".loopback");
     const json& kinds = field(c, "nodes", where);
     if (!kinds.is_array() || kinds.empty())
       fail_in(path_, where + ".nodes: expected a non-empty array of node kinds");
     for (std::size_t k = 0; k < kinds.size(); ++k) {
       const json& kind = kinds[k];
       std::string w = fmt::format("{}.nodes[{}]", where, k);
+      keys(kind, with_machine_figures({"names", "prefix", "count", "first", "speed", "cores", "bandwidth", "latency"}),
+           w);
       // hosts are named PREFIX + i for i = first..first+count-1, or listed by name
       std::vector<std::string> host_names;
       if (kind.contains("names")) {

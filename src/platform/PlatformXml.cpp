@@ -4,11 +4,14 @@
 // FullZone: a cluster route is the source's up links then the destination's
 // down links, each link crossed once.
 #include "core/Error.hpp"
+#include "core/NamedSpec.hpp"
+#include "core/Text.hpp"
 #include "core/Units.hpp"
 #include "platform/Platform.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
+#include <algorithm>
 #include <functional>
 #include <pugixml.hpp>
 
@@ -31,9 +34,14 @@ public:
     std::string version = root.attribute("version").as_string("");
     if (!version.empty() && version != "4" && version != "4.0" && version != "4.1")
       fail_at(path_, line(root), fmt::format("platform version '{}' is not supported (expected 4.1)", version));
+    // hosts and links at the top are perfcast's shorthand for a one-zone platform
+    check_element(root, {"zone", "AS", "cluster", "host", "link", "route"});
     load_zone_children(root, -1);
     for (const auto& [key, links] : pending_zone_routes_)
       platform_.set_zone_route(key.first, key.second, links);
+    if (platform_.hosts().empty())
+      fail_at(path_, line(root), "the platform has no host (expected a <cluster>, or a <zone> with <host>s or "
+                                 "<cabinet>s)");
     return std::move(platform_);
   }
 
@@ -56,6 +64,84 @@ private:
     return n;
   }
   std::size_t line(const pugi::xml_node& node) const { return line_of(static_cast<std::size_t>(node.offset_debug())); }
+
+  // SimGrid v4.1's attributes of each element perfcast reads (its DTD); one
+  // outside the list is a typo or another format, and an error
+  static const std::vector<std::string>& known_attributes(const std::string& tag)
+  {
+    static const std::map<std::string, std::vector<std::string>> known = {
+        {"platform", {"version"}},
+        {"zone", {"id", "routing"}},
+        {"AS", {"id", "routing"}},
+        {"cluster", {"id", "prefix", "suffix", "radical", "speed", "core", "bw", "lat", "sharing_policy", "topology",
+                     "topo_parameters", "bb_bw", "bb_lat", "bb_sharing_policy", "router_id", "limiter_link",
+                     "loopback_bw", "loopback_lat"}},
+        {"cabinet", {"id", "prefix", "suffix", "radical", "speed", "bw", "lat"}},
+        {"host", {"id", "speed", "core", "pstate", "availability_file", "state_file", "coordinates"}},
+        {"link", {"id", "bandwidth", "latency", "sharing_policy", "bandwidth_file", "latency_file", "state_file"}},
+        {"backbone", {"id", "bandwidth", "latency", "sharing_policy"}},
+        {"host_link", {"id", "up", "down"}},
+        {"route", {"src", "dst", "gw_src", "gw_dst", "symmetrical"}},
+        {"zoneRoute", {"src", "dst", "gw_src", "gw_dst", "symmetrical"}},
+        {"ASroute", {"src", "dst", "gw_src", "gw_dst", "symmetrical"}},
+        {"link_ctn", {"id", "direction"}},
+        {"prop", {"id", "value"}},
+    };
+    static const std::vector<std::string> none;
+    auto it = known.find(tag);
+    return it == known.end() ? none : it->second;
+  }
+
+  // Checks an element's attributes, and those of its children against the
+  // elements this context reads. A SimGrid element perfcast does not model
+  // is refused by name rather than skipped: skipping it would change the
+  // platform without a word.
+  void check_element(const pugi::xml_node& node, const std::vector<std::string>& children)
+  {
+    const std::string tag = node.name();
+    const auto& attributes = known_attributes(tag);
+    for (pugi::xml_attribute a : node.attributes())
+      if (std::find(attributes.begin(), attributes.end(), a.name()) == attributes.end())
+        fail_at(path_, line(node), fmt::format("<{}> has an unknown attribute '{}'{}; expected one of {}", tag,
+                                               a.name(), did_you_mean(a.name(), attributes), join_names(attributes)));
+    // attributes whose effect perfcast does not model
+    for (const char* unmodelled : {"availability_file", "state_file", "bandwidth_file", "latency_file"})
+      if (node.attribute(unmodelled))
+        fail_at(path_, line(node), fmt::format("<{}> {}=\"{}\": time-varying resources are not supported yet "
+                                               "(expected a platform without profiles)",
+                                               tag, unmodelled, node.attribute(unmodelled).as_string()));
+    if (node.attribute("pstate") && std::string(node.attribute("pstate").as_string()) != "0")
+      fail_at(path_, line(node), fmt::format("<{}> pstate=\"{}\": only the first power state is supported (expected "
+                                             "pstate=\"0\")",
+                                             tag, node.attribute("pstate").as_string()));
+    static const std::vector<std::string> simgrid_elements = {
+        "platform", "zone",  "AS",         "cluster", "cabinet", "host",    "link",    "backbone",
+        "host_link", "route", "zoneRoute", "ASroute", "link_ctn", "prop",   "config",  "router",
+        "peer",      "trace", "trace_connect", "bypassRoute", "bypassZoneRoute", "bypassASroute", "actor",
+        "process",   "argument", "include", "disk",    "storage", "storage_type", "mount", "model_prop", "random"};
+    for (pugi::xml_node c : node.children()) {
+      if (c.type() != pugi::node_element)
+        continue;
+      const std::string child = c.name();
+      if (std::find(children.begin(), children.end(), child) != children.end())
+        continue;
+      if (std::find(simgrid_elements.begin(), simgrid_elements.end(), child) != simgrid_elements.end())
+        fail_at(path_, line(c), fmt::format("<{}> inside <{}> is not supported yet (perfcast reads {} there)", child,
+                                            tag, join_names(children)));
+      std::vector<std::string> suggestions = children;
+      suggestions.insert(suggestions.end(), simgrid_elements.begin(), simgrid_elements.end());
+      fail_at(path_, line(c), fmt::format("<{}> is not a SimGrid platform element{}; expected one of {} inside <{}>",
+                                          child, did_you_mean(child, suggestions), join_names(children), tag));
+    }
+  }
+
+  // elements that hold nothing perfcast reads but properties
+  void check_leaf(const pugi::xml_node& node)
+  {
+    check_element(node, {"prop"});
+    for (pugi::xml_node p : node.children("prop"))
+      check_element(p, {});
+  }
 
   std::string required(const pugi::xml_node& node, const char* attr)
   {
@@ -134,6 +220,7 @@ private:
   // A <link>; SPLITDUPLEX creates NAME_UP and NAME_DOWN as SimGrid does.
   void load_link(const pugi::xml_node& node)
   {
+    check_leaf(node);
     Link l;
     l.name = required(node, "id");
     l.bandwidth_Bps = quantity(node, "bandwidth", parse_bandwidth, "a bandwidth such as 125MBps or 1Gbps");
@@ -168,8 +255,9 @@ private:
   std::vector<int> route_links(const pugi::xml_node& route)
   {
     std::vector<int> links;
+    check_element(route, {"link_ctn"});
     for (pugi::xml_node c : route.children("link_ctn"))
-      links.push_back(link_ref(c, required(c, "id"), c.attribute("direction").as_string(nullptr)));
+      check_element(c, {}), links.push_back(link_ref(c, required(c, "id"), c.attribute("direction").as_string(nullptr)));
     return links;
   }
 
@@ -194,7 +282,8 @@ private:
       auto a = parse_number(part.substr(0, dash));
       auto b = dash == std::string::npos ? a : parse_number(part.substr(dash + 1));
       if (!a || !b || *a < 0 || *b < *a || *b - *a >= 1e6 || values.size() + (*b - *a) >= 1e6)
-        fail_at(path_, line(node), fmt::format("<cluster> radical=\"{}\": expected ranges such as 0-99 or 1,3,5-8", text));
+        fail_at(path_, line(node), fmt::format("<{}> radical=\"{}\": expected ranges such as 0-99 or 1,3,5-8", node.name(),
+                                             text));
       for (int i = static_cast<int>(*a); i <= static_cast<int>(*b); ++i)
         values.push_back(i);
       if (end == std::string::npos)
@@ -206,6 +295,7 @@ private:
 
   void load_cluster(const pugi::xml_node& node, int zone)
   {
+    check_leaf(node);
     std::string id = required(node, "id");
     std::string prefix = node.attribute("prefix").as_string("");
     std::string suffix = node.attribute("suffix").as_string("");
@@ -260,26 +350,64 @@ private:
     }
   }
 
+  int load_host(const pugi::xml_node& node, int zone)
+  {
+    check_leaf(node);
+    return add_host(node, {required(node, "id"), quantity(node, "speed", parse_speed, "a speed such as 1Gf"), cores(node)},
+                    zone);
+  }
+
+  // <cabinet> (SimGrid's sg_platf_new_cabinet): hosts PREFIX+i+SUFFIX for i
+  // in the radical, one core each, each with a split-duplex private link
+  // link_HOST (link_HOST_UP, link_HOST_DOWN) as its host link in the zone
+  void load_cabinet(const pugi::xml_node& node, int zone, std::vector<int>& zone_hosts,
+                    std::map<int, std::pair<int, int>>& host_links)
+  {
+    check_element(node, {});
+    required(node, "id");
+    std::string prefix = node.attribute("prefix").as_string("");
+    std::string suffix = node.attribute("suffix").as_string("");
+    double speed = quantity(node, "speed", parse_speed, "a speed such as 1Gf");
+    double bw = quantity(node, "bw", parse_bandwidth, "a bandwidth such as 125MBps");
+    double lat = quantity(node, "lat", parse_duration, "a duration such as 50us");
+    for (int i : parse_radical(node)) {
+      std::string host_name = prefix + std::to_string(i) + suffix;
+      int h = add_host(node, {host_name, speed, 1}, zone);
+      int up = add_link(node, {"link_" + host_name + "_UP", bw, lat, SharingPolicy::Shared});
+      int down = add_link(node, {"link_" + host_name + "_DOWN", bw, lat, SharingPolicy::Shared});
+      zone_hosts.push_back(h);
+      host_links[h] = {up, down};
+    }
+  }
+
   // <zone routing="Cluster">: hosts joined through host_links and an optional backbone.
   void load_cluster_zone(const pugi::xml_node& zone_node, int zone)
   {
+    check_element(zone_node, {"host", "link", "backbone", "host_link", "route", "cabinet", "prop"});
     std::vector<int> zone_hosts;
+    std::map<int, std::pair<int, int>> host_links;
     int backbone = -1;
     for (pugi::xml_node c : zone_node.children()) {
       std::string tag = c.name();
       if (tag == "host") {
-        zone_hosts.push_back(add_host(c, {required(c, "id"), quantity(c, "speed", parse_speed, "a speed such as 1Gf"), cores(c)}, zone));
+        zone_hosts.push_back(load_host(c, zone));
       } else if (tag == "link") {
         load_link(c);
       } else if (tag == "backbone") {
+        check_leaf(c);
+        if (backbone >= 0)
+          fail_at(path_, line(c), fmt::format("cluster zone '{}' has a second <backbone> (expected one at most)",
+                                              zone_node.attribute("id").as_string()));
         Link l{required(c, "id"), quantity(c, "bandwidth", parse_bandwidth, "a bandwidth"),
                quantity(c, "latency", parse_duration, "a duration", 0.0), SharingPolicy::Shared};
         l.sharing = sharing(c, "sharing_policy", nullptr);
         backbone = add_link(c, l);
+      } else if (tag == "cabinet") {
+        load_cabinet(c, zone, zone_hosts, host_links);
       }
     }
-    std::map<int, std::pair<int, int>> host_links;
     for (pugi::xml_node c : zone_node.children("host_link")) {
+      check_element(c, {});
       int h = host_ref(c, "id");
       host_links[h] = {link_ref(c, required(c, "up"), nullptr), link_ref(c, required(c, "down"), nullptr)};
     }
@@ -320,7 +448,9 @@ private:
         platform_.set_explicit_route(d, s, back);
       }
     }
-    for (pugi::xml_node r : zone_node.children("zoneRoute")) {
+    for (pugi::xml_node r : zone_node.children()) {
+      if (std::string(r.name()) != "zoneRoute" && std::string(r.name()) != "ASroute")
+        continue;
       auto zone_id = [&](const char* attr) {
         std::string name = required(r, attr);
         auto it = zone_by_name_.find(name);
@@ -350,10 +480,11 @@ private:
         } else if (routing == "Full" || routing == "Floyd" || routing == "Dijkstra" || routing == "None") {
           if (routing != "Full")
             fail_at(path_, line(c), fmt::format("routing=\"{}\" is not supported yet (expected Full or Cluster)", routing));
+          check_element(c, {"link", "host", "zone", "AS", "cluster", "route", "zoneRoute", "ASroute", "prop"});
           for (pugi::xml_node l : c.children("link"))
             load_link(l);
           for (pugi::xml_node h : c.children("host"))
-            add_host(h, {required(h, "id"), quantity(h, "speed", parse_speed, "a speed such as 1Gf"), cores(h)}, child);
+            load_host(h, child);
           load_zone_children(c, child);
           load_full_zone_routes(c);
         } else {
@@ -366,7 +497,7 @@ private:
       } else if (tag == "link" && zone < 0) {
         load_link(c);
       } else if (tag == "host" && zone < 0) {
-        add_host(c, {required(c, "id"), quantity(c, "speed", parse_speed, "a speed such as 1Gf"), cores(c)}, zone);
+        load_host(c, zone);
       } else if (tag == "route" && zone < 0) {
         fail_at(path_, line(c), "<route> must be inside a <zone>");
       }

@@ -214,7 +214,9 @@ Accuracy score(const std::string& name, const std::vector<double>& predicted, co
     mean += runs[i].time_s;
   }
   double n = static_cast<double>(runs.size());
-  a.accuracy_percent = 100 - 100 * ape / n;
+  // 100 - MAPE, held at 0 for a model off by more than 100% on average: a
+  // negative accuracy reads as a number it is not (the error itself is in cv)
+  a.accuracy_percent = std::max(0.0, 100 - 100 * ape / n);
   a.cv = std::sqrt(se / n) / (mean / n);
   return a;
 }

@@ -42,7 +42,7 @@ GroupChoice best_group(const QueueingModel& model, const Platform& platform, int
 
 struct Accuracy {
   std::string model;
-  double accuracy_percent = 0; ///< 100 - MAPE
+  double accuracy_percent = 0; ///< 100 - MAPE, at least 0
   double cv = 0;               ///< coefficient of variation: RMSE over the mean measured time
   std::vector<double> predicted_s;
 };

@@ -1,6 +1,7 @@
 #include "sched/Jobs.hpp"
 
 #include "core/Error.hpp"
+#include "core/JsonKeys.hpp"
 #include "core/NamedSpec.hpp"
 #include "core/Text.hpp"
 #include "sched/Swf.hpp"
@@ -35,7 +36,7 @@ void read_resources(const json& o, JobResources& r, const std::string& path, con
     }
 }
 
-std::vector<RigidJob> listed_jobs(const json& list, const std::string& path)
+std::vector<RigidJob> listed_jobs(const json& list, const std::string& path, const JsonLines& lines)
 {
   if (!list.is_array())
     fail_in(path, "jobs: expected an array");
@@ -48,9 +49,7 @@ std::vector<RigidJob> listed_jobs(const json& list, const std::string& path)
     std::string w = fmt::format("jobs[{}]", i);
     if (!o.is_object())
       fail_in(path, w + ": expected an object");
-    for (const auto& item : o.items())
-      if (std::find(known.begin(), known.end(), item.key()) == known.end())
-        fail_in(path, fmt::format("{}: unknown field '{}' (expected {})", w, item.key(), join_names(known)));
+    check_json_keys(o, known, w, path, lines);
     if (!o.contains("procs") || !o.contains("run_s"))
       fail_in(path, w + ": expected \"procs\" and \"run_s\"");
     RigidJob j;
@@ -109,9 +108,11 @@ LoadedWorkload parse_any_workload(const std::string& text, const std::string& pa
       fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
     if (doc.contains("processes") || doc.contains("generate"))
       fail_in(path, "expected either \"jobs\" (rigid jobs) or processes, not both");
+    const JsonLines lines(text);
+    check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
     w.rigid = true;
     w.kind = "jobs";
-    w.jobs = listed_jobs(doc["jobs"], path);
+    w.jobs = listed_jobs(doc["jobs"], path, lines);
     return w;
   }
   w.kind = "processes";
@@ -135,6 +136,8 @@ void apply_sidecar(std::vector<RigidJob>& jobs, const std::string& text, const s
   if (!doc.is_object() || doc.value("format", "") != "perfcast-swf-sidecar" || doc.value("version", 0) != 1 ||
       !doc.contains("jobs") || !doc["jobs"].is_object())
     fail_in(path, "expected a sidecar ({\"format\": \"perfcast-swf-sidecar\", \"version\": 1, \"jobs\": {...}})");
+  const JsonLines lines(text);
+  check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
   std::map<long long, RigidJob*> by_id;
   for (RigidJob& j : jobs)
     by_id[j.id] = &j;
@@ -149,6 +152,9 @@ void apply_sidecar(std::vector<RigidJob>& jobs, const std::string& text, const s
       fail_in(path, fmt::format("{}: no job {} in the workload (expected the log's job numbers)", where, id));
     if (!item.value().is_object())
       fail_in(path, where + ": expected an object of resource figures");
+    check_json_keys(item.value(), {"instructions", "memory_mb", "read_bytes", "write_bytes", "messages",
+                                   "message_bytes"},
+                    where, path, lines);
     read_resources(item.value(), it->second->resources, path, where);
   }
 }

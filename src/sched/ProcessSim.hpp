@@ -10,6 +10,7 @@
 // bytes over the link's bandwidth (eqs. 6 and 7). Time spent queued is the
 // waiting time of those equations. Events at equal times are handled in the
 // order they were scheduled, so results are deterministic.
+#include <algorithm>
 #include "core/Distribution.hpp"
 #include "unimpp/UniMpp.hpp"
 
@@ -54,7 +55,8 @@ struct ProcessResult {
   double service_s = 0; ///< its stages alone on an idle computer (no sharing, no queue, no memory delay)
   int migrations = 0;   ///< times a balancing policy moved it (computer is the last one)
   double response_s() const { return finish_s - arrival_s; }
-  double waiting_s() const { return response_s() - service_s; }
+  /// Time not spent being served; never below 0 (finish - arrival - service rounds to -1e-16 on an idle computer).
+  double waiting_s() const { return std::max(0.0, response_s() - service_s); }
   double slowdown() const { return service_s > 0 ? response_s() / service_s : 1.0; }
 };
 

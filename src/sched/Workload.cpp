@@ -2,6 +2,7 @@
 
 #include "core/Distribution.hpp"
 #include "core/Error.hpp"
+#include "core/JsonKeys.hpp"
 #include "core/Text.hpp"
 
 #include <cmath>
@@ -35,7 +36,7 @@ double non_negative(const json& v, const std::string& path, const std::string& w
   return v.get<double>();
 }
 
-std::vector<ProcessSpec> listed(const json& list, const std::string& path)
+std::vector<ProcessSpec> listed(const json& list, const std::string& path, const JsonLines& lines)
 {
   if (!list.is_array())
     fail_in(path, "processes: expected an array");
@@ -45,6 +46,7 @@ std::vector<ProcessSpec> listed(const json& list, const std::string& path)
     std::string w = fmt::format("processes[{}]", i);
     if (!p.is_object())
       fail_in(path, w + ": expected an object");
+    check_json_keys(p, {"id", "arrival_s", "memory_mb", "stages"}, w, path, lines);
     ProcessSpec spec;
     spec.id = p.contains("id") ? static_cast<long long>(non_negative(p["id"], path, w + ".id"))
                                : static_cast<long long>(i);
@@ -73,10 +75,13 @@ std::vector<ProcessSpec> listed(const json& list, const std::string& path)
   return out;
 }
 
-std::vector<ProcessSpec> generated(const json& g, const std::string& path)
+std::vector<ProcessSpec> generated(const json& g, const std::string& path, const JsonLines& lines)
 {
   if (!g.is_object())
     fail_in(path, "generate: expected an object");
+  check_json_keys(g, {"count", "seed", "arrival", "cpu", "memory_mb", "read_bytes", "write_bytes", "messages",
+                      "message_bytes"},
+                  "generate", path, lines);
   auto dist = [&](const char* key, const char* fallback) {
     std::string spec = fallback;
     if (g.contains(key)) {
@@ -132,9 +137,11 @@ std::vector<ProcessSpec> parse_workload(const std::string& text, const std::stri
   }
   if (!doc.is_object() || doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
     fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
+  const JsonLines lines(text);
+  check_json_keys(doc, {"format", "version", "description", "generator", "processes", "generate"}, "", path, lines);
   if (doc.contains("processes") == doc.contains("generate"))
     fail_in(path, "expected either \"processes\" or \"generate\"");
-  return doc.contains("processes") ? listed(doc["processes"], path) : generated(doc["generate"], path);
+  return doc.contains("processes") ? listed(doc["processes"], path, lines) : generated(doc["generate"], path, lines);
 }
 
 std::vector<ProcessSpec> load_workload(const std::string& path)

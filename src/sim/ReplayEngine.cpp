@@ -43,9 +43,7 @@ ReplayEngine::ReplayEngine(const TraceIndex& trace, const Platform& platform, co
   for (int a : used)
     for (int b : used)
       if (!platform.has_route(a, b))
-        throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
-                                platform.hosts()[static_cast<std::size_t>(a)].name,
-                                platform.hosts()[static_cast<std::size_t>(b)].name));
+        throw Error(platform.no_route_message(a, b));
 }
 
 ReplayReport ReplayEngine::run()

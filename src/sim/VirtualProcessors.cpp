@@ -21,9 +21,7 @@ void ReplayEngine::set_vp(const VpOptions& options, const Placement& core_host)
   for (int h : core_host)
     for (int g : core_host)
       if (!platform_.has_route(h, g))
-        throw Error(fmt::format("no route from host '{}' to host '{}' in the platform",
-                                platform_.hosts()[static_cast<std::size_t>(h)].name,
-                                platform_.hosts()[static_cast<std::size_t>(g)].name));
+        throw Error(platform_.no_route_message(h, g));
   for (double s : {options.overheads.message_cpu_s, options.overheads.local_message_cpu_s, options.overheads.migration_cpu_s, options.overheads.step_s})
     if (!(s >= 0) || !std::isfinite(s))
       throw Error(fmt::format("an AMPI overhead of {} s: expected a finite number of seconds, 0 or more", s));

@@ -437,30 +437,19 @@ AggregateSummary aggregate_trace_to(const std::string& index_path, const RankGro
 {
   namespace fs = std::filesystem;
   TraceIndex fine = read_trace_index(index_path);
-  // the output rule: perfcast's files (trace.txt, rank-*.txt) are replaced, anything else needs force
-  std::error_code ec;
-  if (fs::exists(out_dir) && !fs::is_directory(out_dir))
-    throw Error(fmt::format("{}: exists and is not a directory (expected a trace directory to write)", out_dir));
-  std::vector<fs::path> ours;
-  if (fs::exists(out_dir))
-    for (const auto& entry : fs::directory_iterator(out_dir)) {
-      std::string name = entry.path().filename().string();
-      bool mine = entry.is_regular_file() && (name.rfind("rank-", 0) == 0 || name == "trace.txt") &&
-                  written_by_perfcast(entry.path().string());
-      if (mine)
-        ours.push_back(entry.path());
-      else if (!force)
-        throw Error(fmt::format("{}: the directory holds '{}', which perfcast did not write (expected an empty or new "
-                                "directory, one perfcast wrote, or --force to replace only perfcast's files)",
-                                out_dir, name));
-    }
+  // the output rule: perfcast's files (trace.txt, rank-*.txt) are replaced,
+  // anything else needs force; the parent must exist, and a directory made
+  // here goes again if the aggregation fails
+  OutputDirectory directory(out_dir, "aggregated trace", force, [](const fs::directory_entry& entry) {
+    const std::string name = entry.path().filename().string();
+    return entry.is_regular_file() && (name.rfind("rank-", 0) == 0 || name == "trace.txt") &&
+           written_by_perfcast(entry.path().string());
+  });
   AggregateSummary s;
   auto ranks = aggregate_trace(fine, grouping, &s);
-  for (const fs::path& p : ours)
+  std::error_code ec;
+  for (const fs::path& p : directory.earlier_files())
     fs::remove(p, ec);
-  fs::create_directories(out_dir, ec);
-  if (ec)
-    fail_in(out_dir, "cannot create the trace directory: " + ec.message());
   std::string mark = fmt::format("# {}: {} ranks aggregated from {} ({} ranks)\n", kGeneratorMark, s.coarse_ranks,
                                  index_path, s.fine_ranks);
   std::string index = mark;
@@ -475,6 +464,7 @@ AggregateSummary aggregate_trace_to(const std::string& index_path, const RankGro
     index += name + "\n";
   }
   write_output_file(out_dir + "/trace.txt", "trace index", true, index);
+  directory.keep();
   return s;
 }
 

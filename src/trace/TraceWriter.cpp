@@ -110,10 +110,10 @@ static std::string format_action_body(const Action& a)
 TraceWriter::TraceWriter(std::string dir, int ranks, std::string index_name)
     : dir_(std::move(dir)), index_name_(std::move(index_name))
 {
-  std::error_code ec;
-  std::filesystem::create_directories(dir_, ec);
-  if (ec)
-    fail_in(dir_, "cannot create trace directory: " + ec.message());
+  // what the directory may already hold is the caller's rule; here only that
+  // its parent exists and that a directory made for this trace goes with it
+  directory_ = std::make_unique<OutputDirectory>(dir_, "trace", true,
+                                                 [](const std::filesystem::directory_entry&) { return true; });
   for (int r = 0; r < ranks; ++r) {
     std::string tmp = rank_file(dir_, r) + ".partial";
     std::FILE* f = std::fopen(tmp.c_str(), "w");
@@ -158,6 +158,7 @@ void TraceWriter::close()
     index += fmt::format("rank-{}.txt\n", r);
   }
   write_file_atomically(index_path(), index);
+  directory_->keep();
 }
 
 } // namespace perfcast

@@ -3,9 +3,11 @@
 // SimGrid's TIT syntax so `smpirun -replay` can read them. Sizes are written
 // as byte counts with datatype 6 (MPI_BYTE). Files are written under temporary
 // names and renamed into place when the trace is closed.
+#include "core/OutputFile.hpp"
 #include "trace/Action.hpp"
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -16,7 +18,8 @@ std::string format_action(const Action& action);
 
 class TraceWriter {
 public:
-  /// Prepares DIR/NAME (the index) and DIR/rank-N.txt for `ranks` ranks.
+  /// Prepares DIR/NAME (the index) and DIR/rank-N.txt for `ranks` ranks; DIR's
+  /// parent must exist, and a DIR made here is removed again unless the trace is closed.
   TraceWriter(std::string dir, int ranks, std::string index_name = "trace.txt");
   ~TraceWriter();
   TraceWriter(const TraceWriter&) = delete;
@@ -31,6 +34,7 @@ public:
 
 private:
   std::string dir_;
+  std::unique_ptr<OutputDirectory> directory_;
   std::string index_name_;
   std::vector<std::FILE*> files_;
   bool closed_ = false;

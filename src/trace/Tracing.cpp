@@ -2,6 +2,9 @@
 
 #include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
+#include "core/OutputFile.hpp"
+#include "trace/MpiFlavour.hpp"
 #include "trace/Preload.hpp"
 
 #include <algorithm>
@@ -22,31 +25,6 @@ extern char** environ;
 namespace perfcast {
 
 namespace fs = std::filesystem;
-
-std::string detect_mpi(const std::string& command)
-{
-  fs::path exe = command;
-  if (exe.filename() == exe) { // look it up in PATH
-    const char* path = std::getenv("PATH");
-    std::string dirs = path ? path : "";
-    std::size_t pos = 0;
-    while (pos <= dirs.size()) {
-      auto colon = dirs.find(':', pos);
-      fs::path candidate = fs::path(dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos)) / exe;
-      if (::access(candidate.c_str(), X_OK) == 0) {
-        exe = candidate;
-        break;
-      }
-      if (colon == std::string::npos)
-        break;
-      pos = colon + 1;
-    }
-  }
-  std::error_code ec;
-  fs::path real = fs::weakly_canonical(exe, ec);
-  std::string name = (ec ? exe : real).filename().string();
-  return name.find("mpich") != std::string::npos || name.find("hydra") != std::string::npos ? "mpich" : "openmpi";
-}
 
 std::string find_tracer_library(const std::string& mpi)
 {
@@ -74,17 +52,18 @@ std::string find_tracer_library(const std::string& mpi)
 
 namespace {
 
-pid_t child_pid = -1;
 bool child_shares_terminal = false;
 
-void forward_signal(int sig, siginfo_t* info, void*)
+// whether a rank of the run began its trace
+bool has_rank_trace(const std::string& dir)
 {
-  // on a terminal the command shares our process group and already got a
-  // Ctrl-C from the kernel: pass on only signals another process sent us
-  if (child_shares_terminal && info && info->si_code > 0)
-    return;
-  if (child_pid > 0)
-    ::kill(child_pid, sig);
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("rank-", 0) == 0 && entry.path().extension() == ".txt")
+      return true;
+  }
+  return false;
 }
 
 std::string last_line(const std::string& path)
@@ -119,32 +98,18 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
 {
   if (command.empty())
     throw Error("perfcast trace: no command to run (expected: perfcast trace -o DIR -- mpirun -np 4 ./app)");
-  std::string library = find_tracer_library(mpi == "auto" ? detect_mpi(command[0]) : mpi);
-  fs::path out = fs::absolute(dir);
-  if (fs::exists(out) && !fs::is_directory(out))
-    throw Error(fmt::format("{}: exists and is not a directory", dir));
+  std::string library = find_tracer_library(choose_mpi(command, mpi).mpi);
   // the rule of every output (core/OutputFile): perfcast replaces what it
   // wrote; a directory holding anything else needs --force, which still
-  // removes only perfcast's files
-  if (fs::exists(out) && !fs::is_empty(out)) {
-    std::vector<fs::path> ours;
-    std::string foreign;
-    for (const auto& entry : fs::directory_iterator(out)) {
-      std::string name = entry.path().filename().string();
-      if (entry.is_regular_file() && (name.rfind("rank-", 0) == 0 || name == "trace.txt" || name == "profile.json"))
-        ours.push_back(entry.path());
-      else if (foreign.empty() || name < foreign)
-        foreign = name;
-    }
-    if (!foreign.empty() && !force)
-      throw Error(fmt::format("{}: the directory holds '{}', which perfcast trace did not write (expected an empty or "
-                              "new directory, one written by perfcast trace, or --force to replace only perfcast's "
-                              "files)",
-                              dir, foreign));
-    for (const fs::path& p : ours)
-      fs::remove(p);
-  }
-  fs::create_directories(out);
+  // removes only perfcast's files; a directory made for this run goes again
+  // when the run fails before any rank wrote its trace
+  OutputDirectory directory(dir, "trace", force, [](const fs::directory_entry& entry) {
+    const std::string name = entry.path().filename().string();
+    return entry.is_regular_file() && (name.rfind("rank-", 0) == 0 || name == "trace.txt" || name == "profile.json");
+  });
+  for (const fs::path& p : directory.earlier_files())
+    fs::remove(p);
+  fs::path out = fs::absolute(dir);
   // the environment of the command: the tracer preloaded, the directory named
   std::vector<std::string> env;
   std::string preload = library;
@@ -199,19 +164,14 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
   posix_spawnattr_destroy(&attr);
   if (rc != 0)
     throw Error(fmt::format("cannot run '{}': {}", command[0], std::strerror(rc)));
-  child_pid = pid;
-  struct sigaction sa {}, old_int{}, old_term{};
-  sa.sa_sigaction = forward_signal;
-  sa.sa_flags = SA_SIGINFO;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  {
+    // Ctrl-C: on a terminal the command got it too; off one the watchdog
+    // forwards it to the command's group once, then stops it if it lingers
+    ChildOnInterrupt stop_on_interrupt(pid, !child_shares_terminal);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  child_pid = -1;
   std::error_code ec_ignored;
   int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   // files the tracer keeps disk space in; a rank killed outright leaves its own
@@ -220,7 +180,11 @@ TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::
     if (name.rfind("rank-", 0) == 0 && entry.path().extension() == ".reserve")
       fs::remove(entry.path(), ec_ignored);
   }
+  if (interrupt_signal() && !has_rank_trace(out.string()))
+    throw_if_interrupted(); // stopped before any rank began: nothing to keep
   TracedRun run{exit_code, read_run_profile(out.string())};
+  directory.keep(); // the ranks' traces are the run's result, complete or not
+  run.interrupted = interrupt_signal();
   try {
     write_trace_index_and_profile(run.profile);
   } catch (const Error& e) {
@@ -408,7 +372,10 @@ nlohmann::json run_profile_to_json(const RunProfile& p)
 
 std::string format_run_profile(const RunProfile& p)
 {
-  std::string out = fmt::format("{}: {} ranks, wall {:.6f} s, {}\n", p.dir, p.ranks.size(), p.wall_s,
+  const bool timed = std::any_of(p.ranks.begin(), p.ranks.end(), [](const RankProfile& r) { return r.has_profile; });
+  std::string out = fmt::format("{}: {} ranks, {}, {}\n", p.dir, p.ranks.size(),
+                                timed ? fmt::format("wall {:.6f} s", p.wall_s)
+                                      : "wall unknown (no rank reached MPI_Finalize)",
                                 p.complete ? "complete" : "INCOMPLETE");
   for (const RankProfile& r : p.ranks)
     if (!r.complete)

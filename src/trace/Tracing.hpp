@@ -8,10 +8,6 @@
 
 namespace perfcast {
 
-/// The MPI implementation a launcher belongs to: "mpich" when the command
-/// (resolved through PATH and symbolic links) names MPICH or Hydra, else "openmpi".
-std::string detect_mpi(const std::string& command);
-
 /// The tracer library for an implementation ("openmpi" or "mpich"):
 /// $PERFCAST_TRACER_LIB, else libperfcast_tracer.so (Open MPI) or
 /// libperfcast_tracer_mpich.so beside the perfcast executable. Throws Error when
@@ -46,6 +42,7 @@ struct RunProfile {
 struct TracedRun {
   int status = 0;
   RunProfile profile;
+  int interrupted = 0; ///< the signal (Ctrl-C's SIGINT, SIGTERM) that stopped the run, or 0
 };
 TracedRun run_traced(const std::string& dir, bool force, const std::vector<std::string>& command,
                      const std::string& mpi = "auto");

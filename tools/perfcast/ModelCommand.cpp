@@ -20,6 +20,11 @@
 namespace perfcast::cli {
 namespace {
 
+// Amdahl's law's time as printed: a fit outside the law (s < 0, faster than
+// linear) falls to zero or below past some count, and that is no time
+std::string law_cell(double t) { return t > 0 ? fmt::format("{:.6g}", t) : "n/a"; }
+nlohmann::json law_time(double t) { return t > 0 ? nlohmann::json(t) : nlohmann::json(nullptr); }
+
 struct ModelArgs {
   std::vector<std::string> runs;
   std::string platform;
@@ -317,8 +322,8 @@ int run_predict(const ModelArgs& a)
       auto guess = guesses.find(p.queueing.procs);
       rows.push_back({{"procs", p.queueing.procs},
                       {"predicted_s", p.queueing.time_s},
-                      {"amdahl_s", p.amdahl_s},
-                      {"recommended_s", recommended(p)},
+                      {"amdahl_s", law_time(p.amdahl_s)},
+                      {"recommended_s", law_time(recommended(p))},
                       {"band_s", band >= 0 ? nlohmann::json::array({recommended(p) * std::max(0.0, 1 - band),
                                                                      recommended(p) * (1 + band)})
                                            : nlohmann::json(nullptr)},
@@ -355,10 +360,11 @@ int run_predict(const ModelArgs& a)
                              use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
     for (const SweepPoint& p : points) {
       double band = bands[p.queueing.procs];
-      std::cout << fmt::format("{:>6} {:>14.6g} {:>12.6g} {:>14} {:>9.2f}  {} ({:.0f}%){}{}\n", p.queueing.procs,
-                               p.queueing.time_s, p.amdahl_s,
-                               band >= 0 ? fmt::format("{:.4g} +-{:.0f}%", recommended(p), 100 * band)
-                                         : fmt::format("{:.4g} ?", recommended(p)),
+      std::cout << fmt::format("{:>6} {:>14.6g} {:>12} {:>14} {:>9.2f}  {} ({:.0f}%){}{}\n", p.queueing.procs,
+                               p.queueing.time_s, law_cell(p.amdahl_s),
+                               !(recommended(p) > 0) ? std::string("n/a")
+                               : band >= 0           ? fmt::format("{:.4g} +-{:.0f}%", recommended(p), 100 * band)
+                                                     : fmt::format("{:.4g} ?", recommended(p)),
                                p.speedup, p.queueing.bottleneck, 100 * p.queueing.bottleneck_utilization,
                                p.queueing.exact ? "" : " [approximate MVA]",
                                guesses.count(p.queueing.procs) ? " [guess: see the warning]" : "");
@@ -438,8 +444,8 @@ int run_compare(const ModelArgs& a)
     std::cout << fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
   std::cout << fmt::format("\n{:>6} {:>12} {:>12} {:>12}  {}\n", "procs", "measured_s", "queueing_s", "amdahl_s", "run");
   for (std::size_t i = 0; i < runs.size(); ++i)
-    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12.6g}  {}\n", runs[i].procs, runs[i].time_s,
-                             results[0].predicted_s[i], results[1].predicted_s[i], runs[i].source);
+    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12}  {}\n", runs[i].procs, runs[i].time_s,
+                             results[0].predicted_s[i], law_cell(results[1].predicted_s[i]), runs[i].source);
   if (!extrapolation) {
     std::cout << "\nextrapolation check skipped: " << no_extrapolation << "\n";
     return 0;

@@ -6,6 +6,7 @@
 #include "profile/FunctionReport.hpp"
 #include "trace/Tracing.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <cstdlib>
@@ -71,7 +72,7 @@ int run_trace(const std::string& dir, bool force, const std::vector<std::string>
     set_iteration_call(iteration_at);
   else
     ::unsetenv("PERFCAST_ITERATION_AT");
-  auto [status, profile] = run_traced(dir, force, command, mpi);
+  auto [status, profile, interrupted] = run_traced(dir, force, command, mpi);
   if (!iteration_at.empty() && !has_migration_point(dir))
     std::cerr << fmt::format("perfcast trace: warning: rank 0 never called {} (or the tracer does not intercept "
                              "it): the trace has no migration point\n",
@@ -86,6 +87,12 @@ int run_trace(const std::string& dir, bool force, const std::vector<std::string>
     const auto ranks = profile::keep_sampler_profiles(dir);
     std::cerr << fmt::format("perfcast trace: function profiles of {} rank(s) in {}/rank-R.functions.json\n",
                              ranks.size(), dir);
+  }
+  if (interrupted) {
+    std::cerr << fmt::format("perfcast trace: interrupted; the trace in {} is incomplete ('perfcast profile {}' "
+                             "shows what was recorded)\n",
+                             dir, dir);
+    return 128 + interrupted;
   }
   if (status != 0)
     return status;
@@ -107,6 +114,16 @@ int run_profile(const std::string& dir, bool json)
     std::cout << format_run_profile(profile);
     if (functions)
       std::cout << profile::format_function_report(*functions);
+  }
+  if (!profile.complete) {
+    // an interrupted or crashed run's figures are partial: a script must not take them for a whole run
+    std::cerr << fmt::format("perfcast profile: {} is an incomplete run ({} of {} ranks complete); its figures are "
+                             "partial\n",
+                             dir,
+                             std::count_if(profile.ranks.begin(), profile.ranks.end(),
+                                           [](const RankProfile& r) { return r.complete; }),
+                             profile.ranks.size());
+    return 3;
   }
   return 0;
 }
@@ -131,7 +148,7 @@ void add_trace_commands(CLI::App& app, std::vector<Command>& out)
                                          "mpirun -np 4 ./app");
   tr->add_option("-o,--output", t->dir, "trace directory (one perfcast wrote is replaced; one holding other files needs --force)")->required();
   tr->add_flag("--force", t->force, "trace into a directory that holds other files (only perfcast's files are replaced)");
-  tr->add_option("--mpi", t->mpi, "MPI implementation of the program: auto (from the launcher), openmpi or mpich")
+  tr->add_option("--mpi", t->mpi, "MPI implementation of the program: auto (from the libraries the program links, else the launcher), openmpi or mpich")
       ->capture_default_str();
   tr->add_option("--iteration-at", t->iteration_at,
                  "write a migration point (RANK migrate HEAP_BYTES) after every call of this MPI function, e.g. "

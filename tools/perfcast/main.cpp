@@ -2,8 +2,10 @@
 // tools/perfcast/), runs the chosen one, and turns user errors into a message
 // and a non-zero exit.
 #include "Command.hpp"
+#include "Typos.hpp"
 
 #include "core/Error.hpp"
+#include "core/Interrupt.hpp"
 #include "core/OutputFile.hpp"
 #include "core/Version.hpp"
 
@@ -17,6 +19,7 @@ void add_kernels_commands(CLI::App& app, std::vector<Command>& out);
 int main(int argc, char** argv)
 {
   using namespace perfcast::cli;
+  perfcast::install_interrupt_handling();
   CLI::App app{"perfcast: predict how an MPI application performs on a machine you do not have"};
   app.require_subcommand(1);
   app.set_version_flag("--version", perfcast::kPerfcastGenerator);
@@ -35,6 +38,12 @@ int main(int argc, char** argv)
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    // a mistyped command or option gets a suggestion instead of CLI11's generic message
+    if (e.get_exit_code() != 0)
+      if (std::string typo = explain_unknown_word(app, argc, argv); !typo.empty()) {
+        std::cerr << "error: " << typo << "\n";
+        return 2;
+      }
     return app.exit(e);
   }
   try {
@@ -44,6 +53,9 @@ int main(int argc, char** argv)
         perfcast::flush_stdout(); // a full disk or a closed pipe must not pass for success
         return status;
       }
+  } catch (const perfcast::Interrupted& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 128 + e.signal();
   } catch (const perfcast::Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;
