@@ -252,6 +252,11 @@ TEST(CommPass, PlainRunOfTheSameBinaryGivesTheCostOfAValue)
   // comm synth uses it when --flops-per-value is not given
   r = run_perfcast(fmt::format("comm synth {} --procs 2 -o {}/synth", out, t.path()));
   EXPECT_EQ(r.status, 0) << r.output;
+  // into a missing parent it created the whole chain; now it refuses and makes nothing
+  r = run_perfcast(fmt::format("comm synth {} --procs 2 -o {}/missing/synth", out, t.path()));
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.output.find("does not exist (expected an existing directory)"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(t.path() + "/missing"));
   nlohmann::json no_rate = j;
   no_rate.erase("plain");
   {

@@ -7,6 +7,7 @@
 #include "core/JsonKeys.hpp"
 #include "core/Text.hpp"
 #include "platform/Platform.hpp"
+#include "qn/Study.hpp"
 #include "sched/Jobs.hpp"
 #include "sched/ProcessSim.hpp"
 #include "sched/Workload.hpp"
@@ -44,7 +45,7 @@ TEST(OutputDirectories, TraceIntoAMissingParentCreatesNoDirectoryChain)
   EXPECT_FALSE(fs::exists(t.path() + "/missing"));
 }
 
-TEST(OutputDirectories, AggregateAndCommSynthIntoAMissingParentCreateNothing)
+TEST(OutputDirectories, AggregateAndCommRunIntoAMissingParentCreateNothing)
 {
   test::TempDir t;
   const std::string trace = test::source_dir() + "/examples/traces/stencil16/trace.txt";
@@ -214,6 +215,37 @@ TEST(StrictReaders, CabinetInAClusterZoneBuildsSimGridsHostsAndLinks)
   EXPECT_DOUBLE_EQ(r.latency_s, 10e-6 + 1e-6 + 10e-6);
 }
 
+// a valid SimGrid file with <cabinet>s got "the platform has no host": the
+// replay on one now gives smpirun -replay's makespan
+TEST(StrictReaders, CabinetPlatformReplaysAsSimGridDoes)
+{
+  test::TempDir t;
+  const std::string platform = t.file(
+      "cabinets.xml",
+      "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Cluster\">\n"
+      "  <cabinet id=\"a\" prefix=\"a-\" suffix=\"\" radical=\"0-1\" speed=\"1Gf\" bw=\"125MBps\" lat=\"50us\"/>\n"
+      "  <cabinet id=\"b\" prefix=\"b-\" suffix=\"\" radical=\"0-1\" speed=\"2Gf\" bw=\"12.5MBps\" lat=\"100us\"/>\n"
+      "  <backbone id=\"bb\" bandwidth=\"1.25GBps\" latency=\"10us\"/>\n</zone>\n</platform>\n");
+  // a ring of 1 MB messages and unequal computation on four ranks, one per host
+  std::string index;
+  for (int r = 0; r < 4; ++r) {
+    const int next = (r + 1) % 4, prev = (r + 3) % 4;
+    t.file(fmt::format("r{}.txt", r), fmt::format("{0} init\n{0} compute {1}\n{0} isend {2} 0 1000000\n"
+                                                 "{0} recv {3} 0 1000000\n{0} waitall\n{0} allreduce 8 1e6\n"
+                                                 "{0} finalize\n",
+                                                 r, (r + 1) * 1e8, next, prev));
+    index += fmt::format("{}/r{}.txt\n", t.path(), r);
+  }
+  const std::string trace = t.file("trace.txt", index);
+  const std::string hosts = t.file("hosts", "a-0\na-1\nb-0\nb-1\n");
+  auto ours = test::replay_json(fmt::format("{} --platform {} --hostfile {}", trace, platform, hosts));
+  std::string log;
+  const double simgrid = test::simgrid_makespan(trace, 4, platform, hosts, log);
+  ASSERT_GT(simgrid, 0) << log;
+  EXPECT_NEAR(ours["makespan_s"].get<double>(), simgrid, 1e-6 * simgrid) << log;
+}
+
 TEST(StrictReaders, UnknownWorkloadAndJobKeysAreErrors)
 {
   const std::string w = error_of([] {
@@ -246,6 +278,21 @@ TEST(Outputs, WaitingTimeOfAProcessServedAtOnceIsZeroNotMinusOneE16)
   r.finish_s = 0.7 + 0.1; // 0.7999999999999999: finish - arrival is 0.1 - 1.3e-16
   EXPECT_EQ(r.waiting_s(), 0.0);
   EXPECT_FALSE(std::signbit(r.waiting_s()));
+}
+
+// Amdahl's fit was scored at -22% accuracy: a model off by more than 100% on
+// average reads 0, and its error stays in the CV
+TEST(Outputs, AccuracyOfAModelOffByMoreThanItsRunsIsZeroNotNegative)
+{
+  std::vector<MeasuredRun> runs(2);
+  runs[0].procs = 1;
+  runs[0].time_s = 1.0;
+  runs[1].procs = 2;
+  runs[1].time_s = 0.5;
+  Accuracy a = score("amdahl", {2.5, 1.2}, runs); // off by 150% and 140%
+  EXPECT_EQ(a.accuracy_percent, 0.0);
+  EXPECT_GT(a.cv, 1.0);
+  EXPECT_NEAR(score("close", {1.1, 0.45}, runs).accuracy_percent, 90.0, 1e-9); // 100 - (10% + 10%) / 2
 }
 
 TEST(Outputs, NoRouteToItselfNamesThePlatformFile)

@@ -2,7 +2,9 @@
 // first byte is the mode's option (world size, file kind, network), the rest
 // is its input: trace lines, SimGrid platform XML, perfcast
 // platform JSON, run files, model files, hostfiles and placement strings, unit
-// and option strings, and small traces replayed on a tiny platform. Any input
+// and option strings, small traces replayed on a tiny platform, and the
+// scheduler's workloads (processes, generated processes) and jobs (rigid
+// jobs, SWF logs, sidecars). Any input
 // must give a value or a perfcast::Error, never a crash, a hang, undefined
 // behaviour or another exception; parsed trace values must be within limits.
 // Build and run: tests/fuzz/run.sh (clang-14, -fsanitize=fuzzer,address,undefined).
@@ -13,6 +15,8 @@
 #include "qn/MeasuredRun.hpp"
 #include "qn/QueueingModel.hpp"
 #include "qn/Study.hpp"
+#include "sched/Jobs.hpp"
+#include "sched/Workload.hpp"
 #include "sim/Replay.hpp"
 #include "trace/TraceReader.hpp"
 
@@ -138,6 +142,37 @@ void fuzz_units(const std::string& text)
   parse_proc_counts(text);
 }
 
+// a generated workload's memory grows with its count by design: large counts
+// are not what this target looks for
+bool small_generated_count(const std::string& text)
+{
+  const auto at = text.find("\"count\"");
+  if (at == std::string::npos)
+    return true;
+  const auto digits = text.find_first_of("0123456789", at);
+  return digits == std::string::npos || text.find_first_not_of("0123456789", digits) - digits <= 4;
+}
+
+void fuzz_workload(const std::string& text)
+{
+  if (small_generated_count(text))
+    sched::parse_workload(text, "workload.json");
+}
+
+// jobs (JSON or SWF); an odd option also reads the text as a sidecar of a two-job log
+void fuzz_jobs(const std::string& text, bool sidecar)
+{
+  if (!sidecar) {
+    if (small_generated_count(text))
+      sched::parse_any_workload(text, "jobs.json");
+    return;
+  }
+  auto log = sched::parse_any_workload(R"({"format": "perfcast-workload", "version": 1,
+      "jobs": [{"id": 1, "procs": 2, "run_s": 10}, {"id": 2, "procs": 1, "run_s": 5}]})",
+                                       "log.json");
+  sched::apply_sidecar(log.jobs, text, "sidecar.json");
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -149,8 +184,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const int mode = PERFCAST_FUZZ_MODE;
   const std::uint8_t option = data[0];
 #else
-  const int mode = data[0] % 8;
-  const std::uint8_t option = data[0] / 8;
+  const int mode = data[0] % 10;
+  const std::uint8_t option = data[0] / 10;
 #endif
   std::string text(reinterpret_cast<const char*>(data + 1), size - 1);
   try {
@@ -162,7 +197,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 4: model_from_json(text, "model.json"); break;
     case 5: fuzz_placement(text, 1 + option % 16); break;
     case 6: fuzz_units(text); break;
-    default: fuzz_replay(text, option % 2 == 1); break;
+    case 7: fuzz_replay(text, option % 2 == 1); break;
+    case 8: fuzz_workload(text); break;
+    default: fuzz_jobs(text, option % 2 == 1); break;
     }
   } catch (const Error&) {
   }

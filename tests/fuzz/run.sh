@@ -2,8 +2,8 @@
 # Builds the fuzz targets with clang-14 (libFuzzer, AddressSanitizer and
 # UndefinedBehaviorSanitizer) and runs each in turn, at low priority, sharing
 # SECONDS (default 600) of total time: trace lines, platform XML and JSON, run
-# files, model files, hostfiles and placements, unit and option strings, and
-# small traces replayed. Corpora grow in build-fuzz/corpus/TARGET (seeded from
+# files, model files, hostfiles and placements, unit and option strings,
+# small traces replayed, and the scheduler's workloads and jobs. Corpora grow in build-fuzz/corpus/TARGET (seeded from
 # tests/fuzz/corpus/TARGET); crashing inputs are saved as
 # build-fuzz/crashes/TARGET/crash-*. Exits non-zero when a target found one.
 # Not part of the test run.
@@ -13,7 +13,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(trace platform_xml platform_json runs model placement units replay)
+[ ${#targets[@]} -gt 0 ] || targets=(trace platform_xml platform_json runs model placement units replay workload jobs)
 if ! dpkg-query -W -f='${Status}' libclang-rt-14-dev 2>/dev/null | grep -q "ok installed"; then
   apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null
 fi
