@@ -195,6 +195,20 @@ TEST(StrictReaders, UnknownPlatformXmlElementAndAttributeAreErrors)
   EXPECT_TRUE(has(unmodelled, "p.xml:4: <router> inside <zone> is not supported yet")) << unmodelled;
 }
 
+// found by the fuzzer: a radical of 2e67 was converted to int (undefined behaviour)
+TEST(StrictReaders, RadicalBeyondAnIntOrNotWholeIsAnError)
+{
+  for (const char* radical : {"2e67-2e67", "1.5", "0-3,2e9"}) {
+    const std::string e = error_of([&] {
+      parse_simgrid_platform(fmt::format("<platform version=\"4.1\">\n<cluster id=\"c\" prefix=\"n\" radical=\"{}\" "
+                                         "speed=\"1Gf\" bw=\"1Gbps\" lat=\"1us\"/>\n</platform>",
+                                         radical),
+                             "p.xml");
+    });
+    EXPECT_TRUE(has(e, "p.xml:2: <cluster> radical=")) << radical << ": " << e;
+  }
+}
+
 // SimGrid's <cabinet> (sg_platf_new_cabinet): hosts PREFIX i SUFFIX of one core,
 // each with a split-duplex private link link_HOST used as its host link
 TEST(StrictReaders, CabinetInAClusterZoneBuildsSimGridsHostsAndLinks)
@@ -266,6 +280,24 @@ TEST(StrictReaders, UnknownWorkloadAndJobKeysAreErrors)
                               "j.json");
   });
   EXPECT_TRUE(has(jobs, "j.json:2: jobs[0]: unknown key 'core'")) << jobs;
+}
+
+// found by the fuzzer: a number beyond a double (1e999) or a field of the
+// wrong type ended perfcast schedule with an uncaught exception
+TEST(StrictReaders, OutOfRangeNumbersAndWrongTypesInWorkloadsAreErrors)
+{
+  for (const char* text : {R"({"format": "perfcast-workload", "version": 1, "generate": {"count": 1e999}})",
+                           R"({"format": 5, "version": 1, "generate": {"count": 2}})",
+                           R"({"format": "perfcast-workload", "version": "1", "jobs": []})"}) {
+    const std::string a = error_of([&] { sched::parse_any_workload(text, "w.json"); });
+    EXPECT_TRUE(has(a, "w.json: ")) << text << ": " << a;
+  }
+  std::vector<sched::RigidJob> jobs(1);
+  jobs[0].id = 1;
+  const std::string s = error_of([&] {
+    sched::apply_sidecar(jobs, R"({"format": "perfcast-swf-sidecar", "version": [1], "jobs": {}})", "s.json");
+  });
+  EXPECT_TRUE(has(s, "s.json: ")) << s;
 }
 
 // --- numbers a user reads -----------------------------------------------------

@@ -159,21 +159,30 @@ TEST_F(Tracer, ReplacesItsOwnDirectoryButNotOtherFilesWithoutForce)
   EXPECT_EQ(test::read_text(out + "/notes.txt"), "mine\n");
 }
 
+// perfcast trace of APP (2 ranks, far more iterations than the run is given)
+// sent SIGNAL one second after both ranks opened their trace files (in
+// MPI_Init, where the tracer's handlers go in), not after a fixed time: on a
+// loaded machine mpirun's start-up alone can take longer than any fixed
+// delay, and ranks killed before MPI_Init leave nothing to mark. Two minutes
+// without both files and the signal goes anyway, so the test fails rather
+// than hangs. The output ends with took_ms=, the time perfcast took after it.
+test::CommandResult traced_then_signalled(const std::string& out, const std::string& app, const std::string& signal)
+{
+  return test::run_command(fmt::format(
+      "{{ {} {} trace -o {} -- mpirun --oversubscribe -np 2 {} 100000000 32 & p=$!; i=0; "
+      "while [ $i -lt 1200 ] && ! {{ [ -e {}/rank-0.txt ] && [ -e {}/rank-1.txt ]; }}; do sleep 0.1; i=$((i+1)); done; "
+      "sleep 1; s=$(date +%s%N); kill -{} $p; wait $p; st=$?; echo \"took_ms=$(( ($(date +%s%N) - s) / 1000000 ))\"; "
+      "exit $st; }}",
+      kMpiEnv, test::perfcast_binary(), out, app, out, out, signal));
+}
+
 TEST_F(Tracer, KilledRunLeavesAReadableTraceMarkedIncomplete)
 {
   test::TempDir dir;
   std::string app = build_app(dir, "stencil2d.c");
   std::string out = dir.path() + "/trace";
-  // far more iterations than the run is given; SIGTERM reaches perfcast, then mpirun, then the ranks.
-  // It is sent one second after both ranks have opened their trace files (in MPI_Init, where the
-  // tracer's handlers go in), not after a fixed time: on a loaded machine mpirun's start-up alone
-  // can take longer than any fixed delay, and ranks killed before MPI_Init leave nothing to mark.
-  // Two minutes without both files and the signal goes anyway, so the test fails rather than hangs
-  auto r = test::run_command(fmt::format(
-      "{} {} trace -o {} -- mpirun --oversubscribe -np 2 {} 100000000 32 & p=$!; i=0; "
-      "while [ $i -lt 1200 ] && ! {{ [ -e {}/rank-0.txt ] && [ -e {}/rank-1.txt ]; }}; do sleep 0.1; i=$((i+1)); done; "
-      "sleep 1; kill -TERM $p; wait $p",
-      kMpiEnv, test::perfcast_binary(), out, app, out, out));
+  // SIGTERM reaches perfcast, which passes it to mpirun and its ranks
+  auto r = traced_then_signalled(out, app, "TERM");
   EXPECT_NE(r.status, 0);
   ASSERT_TRUE(std::filesystem::exists(out + "/trace.txt")) << r.output;
   auto j = profile_json(out);
@@ -202,14 +211,7 @@ TEST_F(Tracer, CtrlCStopsTheTraceWithinSecondsAndProfileSaysIncomplete)
   test::TempDir dir;
   std::string app = build_app(dir, "stencil2d.c");
   std::string out = dir.path() + "/trace";
-  // SIGINT goes one second after both ranks opened their trace files (see KilledRun...);
-  // the shell prints how long perfcast took after it
-  auto r = test::run_command(fmt::format(
-      "{{ {} {} trace -o {} -- mpirun --oversubscribe -np 2 {} 100000000 32 & p=$!; i=0; "
-      "while [ $i -lt 1200 ] && ! {{ [ -e {}/rank-0.txt ] && [ -e {}/rank-1.txt ]; }}; do sleep 0.1; i=$((i+1)); done; "
-      "sleep 1; s=$(date +%s%N); kill -INT $p; wait $p; st=$?; echo \"took_ms=$(( ($(date +%s%N) - s) / 1000000 ))\"; "
-      "exit $st; }}",
-      kMpiEnv, test::perfcast_binary(), out, app, out, out));
+  auto r = traced_then_signalled(out, app, "INT");
   EXPECT_EQ(r.status, 130) << r.output;
   EXPECT_NE(r.output.find("perfcast: Ctrl-C received, stopping"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("interrupted; the trace in"), std::string::npos) << r.output;

@@ -281,7 +281,9 @@ private:
       std::size_t dash = part.find('-');
       auto a = parse_number(part.substr(0, dash));
       auto b = dash == std::string::npos ? a : parse_number(part.substr(dash + 1));
-      if (!a || !b || *a < 0 || *b < *a || *b - *a >= 1e6 || values.size() + (*b - *a) >= 1e6)
+      // whole numbers an int holds, compared as doubles first (converting one beyond int's range is undefined)
+      if (!a || !b || *a < 0 || *b < *a || *b > 1e9 || *a != std::floor(*a) || *b != std::floor(*b) ||
+          *b - *a >= 1e6 || values.size() + (*b - *a) >= 1e6)
         fail_at(path_, line(node), fmt::format("<{}> radical=\"{}\": expected ranges such as 0-99 or 1,3,5-8", node.name(),
                                              text));
       for (int i = static_cast<int>(*a); i <= static_cast<int>(*b); ++i)

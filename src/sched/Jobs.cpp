@@ -99,21 +99,25 @@ LoadedWorkload parse_any_workload(const std::string& text, const std::string& pa
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) { // a syntax error, or a number out of range (1e999)
     fail_in(path, fmt::format("not valid JSON: {}", e.what()));
   }
   LoadedWorkload w;
-  if (doc.is_object() && doc.contains("jobs")) {
-    if (doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
-      fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
-    if (doc.contains("processes") || doc.contains("generate"))
-      fail_in(path, "expected either \"jobs\" (rigid jobs) or processes, not both");
-    const JsonLines lines(text);
-    check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
-    w.rigid = true;
-    w.kind = "jobs";
-    w.jobs = listed_jobs(doc["jobs"], path, lines);
-    return w;
+  try {
+    if (doc.is_object() && doc.contains("jobs")) {
+      if (doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
+        fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
+      if (doc.contains("processes") || doc.contains("generate"))
+        fail_in(path, "expected either \"jobs\" (rigid jobs) or processes, not both");
+      const JsonLines lines(text);
+      check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
+      w.rigid = true;
+      w.kind = "jobs";
+      w.jobs = listed_jobs(doc["jobs"], path, lines);
+      return w;
+    }
+  } catch (const json::exception& e) { // a field of the wrong JSON type where no check looked
+    fail_in(path, fmt::format("unexpected JSON value: {}", e.what()));
   }
   w.kind = "processes";
   w.processes = parse_workload(text, path);
@@ -130,32 +134,36 @@ void apply_sidecar(std::vector<RigidJob>& jobs, const std::string& text, const s
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) { // a syntax error, or a number out of range (1e999)
     fail_in(path, fmt::format("not valid JSON: {}", e.what()));
   }
-  if (!doc.is_object() || doc.value("format", "") != "perfcast-swf-sidecar" || doc.value("version", 0) != 1 ||
-      !doc.contains("jobs") || !doc["jobs"].is_object())
-    fail_in(path, "expected a sidecar ({\"format\": \"perfcast-swf-sidecar\", \"version\": 1, \"jobs\": {...}})");
-  const JsonLines lines(text);
-  check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
-  std::map<long long, RigidJob*> by_id;
-  for (RigidJob& j : jobs)
-    by_id[j.id] = &j;
-  for (const auto& item : doc["jobs"].items()) {
-    std::string where = "jobs." + item.key();
-    char* stop = nullptr;
-    long long id = std::strtoll(item.key().c_str(), &stop, 10);
-    if (item.key().empty() || *stop != '\0')
-      fail_in(path, fmt::format("{}: expected a job number as the key", where));
-    auto it = by_id.find(id);
-    if (it == by_id.end())
-      fail_in(path, fmt::format("{}: no job {} in the workload (expected the log's job numbers)", where, id));
-    if (!item.value().is_object())
-      fail_in(path, where + ": expected an object of resource figures");
-    check_json_keys(item.value(), {"instructions", "memory_mb", "read_bytes", "write_bytes", "messages",
-                                   "message_bytes"},
-                    where, path, lines);
-    read_resources(item.value(), it->second->resources, path, where);
+  try {
+    if (!doc.is_object() || doc.value("format", "") != "perfcast-swf-sidecar" || doc.value("version", 0) != 1 ||
+        !doc.contains("jobs") || !doc["jobs"].is_object())
+      fail_in(path, "expected a sidecar ({\"format\": \"perfcast-swf-sidecar\", \"version\": 1, \"jobs\": {...}})");
+    const JsonLines lines(text);
+    check_json_keys(doc, {"format", "version", "description", "generator", "jobs"}, "", path, lines);
+    std::map<long long, RigidJob*> by_id;
+    for (RigidJob& j : jobs)
+      by_id[j.id] = &j;
+    for (const auto& item : doc["jobs"].items()) {
+      std::string where = "jobs." + item.key();
+      char* stop = nullptr;
+      long long id = std::strtoll(item.key().c_str(), &stop, 10);
+      if (item.key().empty() || *stop != '\0')
+        fail_in(path, fmt::format("{}: expected a job number as the key", where));
+      auto it = by_id.find(id);
+      if (it == by_id.end())
+        fail_in(path, fmt::format("{}: no job {} in the workload (expected the log's job numbers)", where, id));
+      if (!item.value().is_object())
+        fail_in(path, where + ": expected an object of resource figures");
+      check_json_keys(item.value(), {"instructions", "memory_mb", "read_bytes", "write_bytes", "messages",
+                                     "message_bytes"},
+                      where, path, lines);
+      read_resources(item.value(), it->second->resources, path, where);
+    }
+  } catch (const json::exception& e) { // a field of the wrong JSON type where no check looked
+    fail_in(path, fmt::format("unexpected JSON value: {}", e.what()));
   }
 }
 

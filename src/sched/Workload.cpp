@@ -132,16 +132,20 @@ std::vector<ProcessSpec> parse_workload(const std::string& text, const std::stri
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) { // a syntax error, or a number out of range (1e999)
     fail_in(path, fmt::format("not valid JSON: {}", e.what()));
   }
-  if (!doc.is_object() || doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
-    fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
-  const JsonLines lines(text);
-  check_json_keys(doc, {"format", "version", "description", "generator", "processes", "generate"}, "", path, lines);
-  if (doc.contains("processes") == doc.contains("generate"))
-    fail_in(path, "expected either \"processes\" or \"generate\"");
-  return doc.contains("processes") ? listed(doc["processes"], path, lines) : generated(doc["generate"], path, lines);
+  try {
+    if (!doc.is_object() || doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
+      fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
+    const JsonLines lines(text);
+    check_json_keys(doc, {"format", "version", "description", "generator", "processes", "generate"}, "", path, lines);
+    if (doc.contains("processes") == doc.contains("generate"))
+      fail_in(path, "expected either \"processes\" or \"generate\"");
+    return doc.contains("processes") ? listed(doc["processes"], path, lines) : generated(doc["generate"], path, lines);
+  } catch (const json::exception& e) { // a field of the wrong JSON type where no check looked
+    fail_in(path, fmt::format("unexpected JSON value: {}", e.what()));
+  }
 }
 
 std::vector<ProcessSpec> load_workload(const std::string& path)
