@@ -288,7 +288,10 @@ TEST(StrictReaders, OutOfRangeNumbersAndWrongTypesInWorkloadsAreErrors)
 {
   for (const char* text : {R"({"format": "perfcast-workload", "version": 1, "generate": {"count": 1e999}})",
                            R"({"format": 5, "version": 1, "generate": {"count": 2}})",
-                           R"({"format": "perfcast-workload", "version": "1", "jobs": []})"}) {
+                           R"({"format": "perfcast-workload", "version": "1", "jobs": []})",
+                           // a version or seed beyond an int was converted to one (undefined)
+                           R"({"format": "perfcast-workload", "version": 1111111111111111111111111, "jobs": []})",
+                           R"({"format": "perfcast-workload", "version": 1, "generate": {"count": 2, "seed": 1e30}})"}) {
     const std::string a = error_of([&] { sched::parse_any_workload(text, "w.json"); });
     EXPECT_TRUE(has(a, "w.json: ")) << text << ": " << a;
   }

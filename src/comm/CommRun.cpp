@@ -256,7 +256,7 @@ nlohmann::json comm_to_json(const CommResult& result, const std::vector<std::str
 
 std::string format_comm_report(const nlohmann::json& comm, const std::string& name)
 {
-  if (!comm.is_object() || comm.value("format", "") != "perfcast-comm" || comm.value("version", 0) != 1)
+  if (!comm.is_object() || comm.value("format", "") != "perfcast-comm" || !(comm.contains("version") && comm["version"] == 1))
     fail_in(name, "expected a perfcast-comm version 1 document (DIR/comm.json of perfcast comm run)");
   try {
     std::string out;

@@ -113,7 +113,7 @@ FunctionProfile function_profile_from_json(const nlohmann::json& j, const std::s
   try {
     if (j.at("format") != "perfcast-functions" || j.at("version") != 1)
       throw Error(fmt::format("{}: format {} version {} (expected perfcast-functions version 1)", where,
-                              j.value("format", "?"), j.value("version", 0)));
+                              j.at("format").dump(), j.at("version").dump()));
     FunctionProfile p;
     p.rank = j.at("rank");
     p.pid = j.at("pid");

@@ -105,7 +105,7 @@ LoadedWorkload parse_any_workload(const std::string& text, const std::string& pa
   LoadedWorkload w;
   try {
     if (doc.is_object() && doc.contains("jobs")) {
-      if (doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
+      if (doc.value("format", "") != "perfcast-workload" || !(doc.contains("version") && doc["version"] == 1))
         fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
       if (doc.contains("processes") || doc.contains("generate"))
         fail_in(path, "expected either \"jobs\" (rigid jobs) or processes, not both");
@@ -138,7 +138,7 @@ void apply_sidecar(std::vector<RigidJob>& jobs, const std::string& text, const s
     fail_in(path, fmt::format("not valid JSON: {}", e.what()));
   }
   try {
-    if (!doc.is_object() || doc.value("format", "") != "perfcast-swf-sidecar" || doc.value("version", 0) != 1 ||
+    if (!doc.is_object() || doc.value("format", "") != "perfcast-swf-sidecar" || !(doc.contains("version") && doc["version"] == 1) ||
         !doc.contains("jobs") || !doc["jobs"].is_object())
       fail_in(path, "expected a sidecar ({\"format\": \"perfcast-swf-sidecar\", \"version\": 1, \"jobs\": {...}})");
     const JsonLines lines(text);

@@ -99,7 +99,13 @@ std::vector<ProcessSpec> generated(const json& g, const std::string& path, const
       g["count"].get<long long>() > 100000000)
     fail_in(path, "generate.count: expected a whole number of processes from 1 to 100000000");
   long long count = g["count"].get<long long>();
-  std::uint64_t seed = g.value("seed", 1);
+  std::uint64_t seed = 1;
+  if (g.contains("seed")) {
+    // compared as a JSON number first: converting one beyond the type's range is undefined
+    if (!g["seed"].is_number_unsigned() && !(g["seed"].is_number_integer() && g["seed"].get<long long>() >= 0))
+      fail_in(path, "generate.seed: expected a whole number from 0 to 2^64 - 1");
+    seed = g["seed"].get<std::uint64_t>();
+  }
   Distribution arrival = dist("arrival", "exp:mean=1"), cpu = dist("cpu", "exp:mean=1e9"),
                memory = dist("memory_mb", "fixed:value=0"), reads = dist("read_bytes", "fixed:value=0"),
                writes = dist("write_bytes", "fixed:value=0"), messages = dist("messages", "fixed:value=0"),
@@ -136,7 +142,7 @@ std::vector<ProcessSpec> parse_workload(const std::string& text, const std::stri
     fail_in(path, fmt::format("not valid JSON: {}", e.what()));
   }
   try {
-    if (!doc.is_object() || doc.value("format", "") != "perfcast-workload" || doc.value("version", 0) != 1)
+    if (!doc.is_object() || doc.value("format", "") != "perfcast-workload" || !(doc.contains("version") && doc["version"] == 1))
       fail_in(path, "expected a perfcast workload (\"format\": \"perfcast-workload\", \"version\": 1)");
     const JsonLines lines(text);
     check_json_keys(doc, {"format", "version", "description", "generator", "processes", "generate"}, "", path, lines);
