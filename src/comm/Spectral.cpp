@@ -270,9 +270,29 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
                                                         const Coarsening& coarsening)
 {
   std::vector<std::uint32_t> members = non_singletons(singletons);
-  const WeightedGraph& coarse = coarsening.coarse;
+  if (coarsening.coarse_of.size() != members.size())
+    return std::nullopt;
+  // a coarse graph of high degree (a dense fan-out's) is coarsened further,
+  // until its Laplacian is small enough to order and factor
+  const Coarsening* use = &coarsening;
+  Coarsening further;
+  while (use->coarse.adjncy.size() > kSpectralMaxCoarseEntries && use->coarse.vertices() > 64) {
+    Coarsening next = coarsen(use->coarse, use->coarse.vertices() / 4);
+    if (next.coarse.vertices() == use->coarse.vertices())
+      break; // the matching stalls: no smaller graph
+    std::vector<std::int32_t> composed(coarsening.coarse_of.size());
+    for (std::size_t i = 0; i < composed.size(); ++i)
+      composed[i] = next.coarse_of[use->coarse_of[i]];
+    further.coarse = std::move(next.coarse);
+    further.coarse_of = std::move(composed);
+    use = &further;
+  }
+  if (use->coarse.adjncy.size() > kSpectralMaxCoarseEntries)
+    return std::nullopt;
+  const WeightedGraph& coarse = use->coarse;
+  const std::vector<std::int32_t>& coarse_of = use->coarse_of;
   int n = static_cast<int>(coarse.vertices());
-  if (members.size() < 3 || n < 3 || coarsening.coarse_of.size() != members.size())
+  if (members.size() < 3 || n < 3)
     return std::nullopt;
   std::vector<Eigen::Triplet<double>> entries;
   double heaviest = 0;
@@ -303,7 +323,7 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
   Eigen::MatrixXd x(m, 2), sum(m, 2);
   Eigen::VectorXd total(m);
   for (Eigen::Index i = 0; i < m; ++i)
-    x.row(i) = cx->row(coarsening.coarse_of[static_cast<std::size_t>(i)]);
+    x.row(i) = cx->row(coarse_of[static_cast<std::size_t>(i)]);
   for (int sweep = 0; sweep < kSmoothingSweeps; ++sweep) {
     sum.setZero();
     total.setZero();

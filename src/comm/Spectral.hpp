@@ -29,6 +29,10 @@ struct SpectralCoordinates {
 /// (dense fan-out graphs such as a matrix product's exceed it; no coordinates then).
 inline constexpr std::size_t kSpectralMaxFactorEntries = 12'000'000;
 
+/// A coarse graph's Laplacian is ordered and factored only with at most this
+/// many off-diagonal entries (both triangles); a denser one is coarsened further.
+inline constexpr std::size_t kSpectralMaxCoarseEntries = std::size_t{1} << 21;
+
 /// The coordinates of the non-singleton values, or none when there are fewer
 /// than 3 of them, no edges between them, or the factorisation is too large.
 /// Deterministic (fixed starting vectors and iteration count).
