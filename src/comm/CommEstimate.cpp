@@ -72,10 +72,18 @@ CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& s
 std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs,
                                              const PartitionLimits& limits)
 {
-  Singletons singletons = detect_singletons(graph);
+  return estimate_with_singletons(graph, detect_singletons(graph), procs, limits);
+}
+
+std::vector<CommEstimate> estimate_with_singletons(const ValueGraph& graph, const Singletons& singletons,
+                                                   const std::vector<int>& procs, const PartitionLimits& limits)
+{
   std::vector<CommEstimate> out;
   PartitionCache cache;
   cache.limits = limits;
+  for (int p : procs)
+    if (p > 0 && (p & (p - 1)) == 0)
+      cache.bisection_parts = std::max(cache.bisection_parts, p);
   for (int p : procs)
     out.push_back(estimate_communication(graph, singletons, partition_values(graph, singletons, p, &cache)));
   return out;

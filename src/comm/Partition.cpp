@@ -82,23 +82,55 @@ bool parts_connected(const Csr& csr, const std::vector<idx_t>& part, int parts)
   return true;
 }
 
-// METIS k-way and recursive bisection on g, keeping the smaller cut (on
-// grids bisection often finds the straight cuts a programmer would choose);
-// k-way with connected parts when g is connected.
-std::vector<idx_t> metis_parts(Csr& g, bool contiguous, int parts)
+// The cut of a partition of g: each cut pair's weight once.
+std::int64_t edge_cut(const Csr& g, const std::vector<idx_t>& part)
+{
+  std::int64_t cut = 0;
+  for (std::size_t v = 0; v < g.vertices(); ++v)
+    for (idx_t k = g.xadj[v]; k < g.xadj[v + 1]; ++k)
+      if (part[g.adjncy[k]] != part[v])
+        cut += g.adjwgt[k];
+  return cut / 2;
+}
+
+void metis_options(idx_t* options)
+{
+  METIS_SetDefaultOptions(options);
+  options[METIS_OPTION_SEED] = 1;
+  options[METIS_OPTION_NCUTS] = 4;
+  options[METIS_OPTION_UFACTOR] = 30; // 3% imbalance
+}
+
+// METIS's recursive bisection of g into `parts`, or none when it fails.
+std::optional<std::vector<idx_t>> metis_recursive(Csr& g, int parts, idx_t& cut)
 {
   idx_t nvtxs = static_cast<idx_t>(g.vertices()), ncon = 1, nparts = parts;
-  std::vector<idx_t> part(g.vertices(), 0), other(g.vertices(), 0);
+  idx_t options[METIS_NOPTIONS];
+  metis_options(options);
+  std::vector<idx_t> part(g.vertices(), 0);
+  idx_t* adjwgt = g.adjwgt.empty() ? nullptr : g.adjwgt.data();
+  int rc = METIS_PartGraphRecursive(&nvtxs, &ncon, g.xadj.data(), g.adjncy.data(), g.vwgt.data(), nullptr, adjwgt,
+                                    &nparts, nullptr, nullptr, options, &cut, part.data());
+  if (rc != METIS_OK)
+    return std::nullopt;
+  return part;
+}
+
+// METIS k-way and recursive bisection on g, keeping the smaller cut (on
+// grids bisection often finds the straight cuts a programmer would choose);
+// k-way with connected parts when g is connected. `bisection`, when given,
+// replaces the recursive bisection by that of a hierarchy (below).
+std::vector<idx_t> metis_parts(Csr& g, bool contiguous, int parts, const std::vector<idx_t>* bisection = nullptr)
+{
+  idx_t nvtxs = static_cast<idx_t>(g.vertices()), ncon = 1, nparts = parts;
+  std::vector<idx_t> part(g.vertices(), 0);
   if (g.vertices() <= static_cast<std::size_t>(parts)) { // METIS wants more vertices than parts
     for (std::size_t v = 0; v < part.size(); ++v)
       part[v] = static_cast<idx_t>(v);
     return part;
   }
   idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
-  options[METIS_OPTION_SEED] = 1;
-  options[METIS_OPTION_NCUTS] = 4;
-  options[METIS_OPTION_UFACTOR] = 30; // 3% imbalance
+  metis_options(options);
   idx_t* adjwgt = g.adjwgt.empty() ? nullptr : g.adjwgt.data();
   idx_t cut_kway = 0, cut_recursive = 0;
   options[METIS_OPTION_CONTIG] = contiguous ? 1 : 0;
@@ -106,11 +138,15 @@ std::vector<idx_t> metis_parts(Csr& g, bool contiguous, int parts)
                                nullptr, nullptr, options, &cut_kway, part.data());
   if (rc != METIS_OK)
     throw Error(fmt::format("--procs {}: METIS could not partition the {} values (status {})", parts, nvtxs, rc));
-  options[METIS_OPTION_CONTIG] = -1; // not an option of recursive bisection
-  rc = METIS_PartGraphRecursive(&nvtxs, &ncon, g.xadj.data(), g.adjncy.data(), g.vwgt.data(), nullptr, adjwgt, &nparts,
-                                nullptr, nullptr, options, &cut_recursive, other.data());
-  if (rc == METIS_OK && cut_recursive < cut_kway && (!contiguous || parts_connected(g, other, parts)))
-    part.swap(other);
+  std::optional<std::vector<idx_t>> other;
+  if (bisection) {
+    other = *bisection;
+    cut_recursive = static_cast<idx_t>(edge_cut(g, *other));
+  } else {
+    other = metis_recursive(g, parts, cut_recursive);
+  }
+  if (other && cut_recursive < cut_kway && (!contiguous || parts_connected(g, *other, parts)))
+    part.swap(*other);
   return part;
 }
 
@@ -127,6 +163,8 @@ struct PartitionWork {
   std::uint64_t total_work = 0;
   bool coarse_done = false;
   std::optional<Coarsening> coarse; ///< when the graph has more than limits.exact_edges edges
+  int hierarchy_parts = 0;          ///< the coarse graph's recursive bisection into this many parts, when made
+  std::vector<idx_t> hierarchy;
   std::unique_ptr<VolumeCounter> counter;
 };
 
@@ -186,7 +224,32 @@ ValuePartition partition_values(const ValueGraph& graph, const Singletons& singl
       w.coarse_done = true;
     }
     if (w.coarse) {
-      std::vector<idx_t> coarse_part = metis_parts(w.coarse->coarse, w.connected, parts);
+      // one recursive bisection of the coarse graph into the largest power
+      // of two asked for gives every smaller power of two: its parts are
+      // numbered along the bisection tree, so parts p and p + 1 (p even)
+      // are the halves of one part of the level above, and part >> k is the
+      // bisection into hierarchy_parts / 2^k parts
+      const std::vector<idx_t>* bisection = nullptr;
+      std::vector<idx_t> level;
+      bool power_of_two = (parts & (parts - 1)) == 0;
+      if (power_of_two && c.bisection_parts >= parts && w.coarse->coarse.vertices() > static_cast<std::size_t>(c.bisection_parts)) {
+        if (w.hierarchy_parts != c.bisection_parts) {
+          idx_t cut = 0;
+          std::optional<std::vector<idx_t>> h = metis_recursive(w.coarse->coarse, c.bisection_parts, cut);
+          w.hierarchy = h ? std::move(*h) : std::vector<idx_t>{};
+          w.hierarchy_parts = c.bisection_parts;
+        }
+        if (!w.hierarchy.empty()) {
+          int shift = 0;
+          while ((parts << shift) < c.bisection_parts)
+            ++shift;
+          level.resize(w.hierarchy.size());
+          for (std::size_t v = 0; v < level.size(); ++v)
+            level[v] = w.hierarchy[v] >> shift;
+          bisection = &level;
+        }
+      }
+      std::vector<idx_t> coarse_part = metis_parts(w.coarse->coarse, w.connected, parts, bisection);
       for (std::size_t v = 0; v < part.size(); ++v)
         part[v] = coarse_part[w.coarse->coarse_of[v]];
     } else {

@@ -32,7 +32,7 @@ struct PartitionLimits {
   /// ranked on a sample of the sources carrying about this many edges.
   std::size_t exact_edges = std::size_t{1} << 22;
   /// The coarse graph's vertices, at most (about).
-  std::size_t coarse_vertices = std::size_t{1} << 16;
+  std::size_t coarse_vertices = std::size_t{1} << 14;
 };
 
 struct PartitionWork; // what Partition.cpp derives once per graph
@@ -42,6 +42,9 @@ struct PartitionWork; // what Partition.cpp derives once per graph
 /// spectral coordinates, each made by the first call that needs it.
 struct PartitionCache {
   PartitionLimits limits;
+  /// On a coarsened graph, a power-of-two count up to this many parts takes
+  /// its recursive bisection from one bisection into this many (0: each its own).
+  int bisection_parts = 0;
   bool spectral_done = false;
   std::optional<SpectralCoordinates> spectral;
   std::shared_ptr<PartitionWork> work;
