@@ -15,10 +15,10 @@ VolumeCounter::VolumeCounter(const ValueGraph& graph, std::size_t sample_edges) 
     ++first_[e.source + 1];
   for (std::size_t v = 0; v < graph.vertices.size(); ++v)
     first_[v + 1] += first_[v];
-  order_.resize(graph.edges.size());
+  out_.resize(graph.edges.size());
   std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
-  for (std::size_t k = 0; k < graph.edges.size(); ++k)
-    order_[next[graph.edges[k].source]++] = static_cast<std::uint32_t>(k);
+  for (const ValueEdge& e : graph.edges)
+    out_[next[e.source]++] = std::uint64_t{e.sink} << 32 | e.versions;
   if (graph.edges.size() <= sample_edges)
     return;
   // every stride-th source by a fixed hash of its index: spread over the
@@ -56,15 +56,14 @@ std::uint64_t VolumeCounter::count(const std::vector<int>& owner, int parts, con
     if (from < 0)
       continue;
     for (std::uint32_t k = first_[s]; k < first_[s + 1]; ++k) {
-      const ValueEdge& e = graph_.edges[order_[k]];
-      int to = owner[e.sink];
+      int to = owner[out_[k] >> 32];
       if (to < 0 || to == from)
         continue;
       if (!seen[to]) {
         seen[to] = 1;
         touched.push_back(to);
       }
-      most[to] = std::max<std::uint64_t>(most[to], e.versions);
+      most[to] = std::max<std::uint64_t>(most[to], out_[k] & 0xffffffffu);
     }
     for (int t : touched) {
       total += most[t] * graph_.vertices[s].bytes;

@@ -35,8 +35,8 @@ public:
 private:
   std::uint64_t count(const std::vector<int>& owner, int parts, const std::uint32_t* sources, std::size_t n) const;
   const ValueGraph& graph_;
-  std::vector<std::uint32_t> first_;  ///< per source, where its out-edges start in order_
-  std::vector<std::uint32_t> order_;  ///< edge indices sorted by source
+  std::vector<std::uint32_t> first_;  ///< per source, where its out-edges start in out_
+  std::vector<std::uint64_t> out_;    ///< the out-edges by source: sink << 32 | versions (read in order)
   std::vector<std::uint32_t> sample_; ///< the sampled sources (empty: none, all are counted)
 };
 

@@ -43,4 +43,8 @@ CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& s
 std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs,
                                              const PartitionLimits& limits = {});
 
+/// The same with the singletons already detected (detect_singletons(graph)).
+std::vector<CommEstimate> estimate_with_singletons(const ValueGraph& graph, const Singletons& singletons,
+                                                   const std::vector<int>& procs, const PartitionLimits& limits = {});
+
 } // namespace perfcast::comm
