@@ -22,7 +22,7 @@ struct FillProbe : Ldlt {
 
 constexpr int kBlockSize = 3;  // eigenvectors iterated together: 2 wanted, 1 for the gap
 constexpr int kIterations = 30; // inverse subspace iterations (fixed: deterministic)
-constexpr int kSmoothingSweeps = 4; // from a coarse graph's coordinates to the values'
+constexpr int kSmoothingSweeps = 50; // from a coarse graph's coordinates to the values'
 
 
 // Subtracts each column's mean: the Laplacian's constant null vector. (On a
