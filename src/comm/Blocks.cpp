@@ -8,20 +8,41 @@
 
 namespace perfcast::comm {
 
-VolumeCounter::VolumeCounter(const ValueGraph& graph) : graph_(graph)
+VolumeCounter::VolumeCounter(const ValueGraph& graph, std::size_t sample_edges) : graph_(graph)
 {
   first_.assign(graph.vertices.size() + 1, 0);
   for (const ValueEdge& e : graph.edges)
     ++first_[e.source + 1];
   for (std::size_t v = 0; v < graph.vertices.size(); ++v)
     first_[v + 1] += first_[v];
-  order_.resize(graph.edges.size());
+  out_.resize(graph.edges.size());
   std::vector<std::uint32_t> next(first_.begin(), first_.end() - 1);
-  for (std::size_t k = 0; k < graph.edges.size(); ++k)
-    order_[next[graph.edges[k].source]++] = static_cast<std::uint32_t>(k);
+  for (const ValueEdge& e : graph.edges)
+    out_[next[e.source]++] = std::uint64_t{e.sink} << 32 | e.versions;
+  if (graph.edges.size() <= sample_edges)
+    return;
+  // every stride-th source by a fixed hash of its index: spread over the
+  // arrays and the positions in them alike, the same on every call
+  std::uint64_t stride = (graph.edges.size() + sample_edges - 1) / std::max<std::size_t>(sample_edges, 1);
+  for (std::uint32_t s = 0; s < graph.vertices.size(); ++s) {
+    std::uint64_t h = (std::uint64_t{s} + 1) * 0x9e3779b97f4a7c15ULL;
+    if ((h >> 32) % stride == 0 && first_[s + 1] > first_[s])
+      sample_.push_back(s);
+  }
 }
 
 std::uint64_t VolumeCounter::bytes(const std::vector<int>& owner, int parts) const
+{
+  return count(owner, parts, nullptr, graph_.vertices.size());
+}
+
+std::uint64_t VolumeCounter::sampled_bytes(const std::vector<int>& owner, int parts) const
+{
+  return sample_.empty() ? bytes(owner, parts) : count(owner, parts, sample_.data(), sample_.size());
+}
+
+std::uint64_t VolumeCounter::count(const std::vector<int>& owner, int parts, const std::uint32_t* sources,
+                                   std::size_t n) const
 {
   // per source, each receiving process gets the most distinct values any one
   // of its edges into that process carried (Algorithm 4's pruning)
@@ -29,20 +50,20 @@ std::uint64_t VolumeCounter::bytes(const std::vector<int>& owner, int parts) con
   std::vector<char> seen(static_cast<std::size_t>(parts), 0);
   std::vector<int> touched;
   std::uint64_t total = 0;
-  for (std::size_t s = 0; s < graph_.vertices.size(); ++s) {
+  for (std::size_t i = 0; i < n; ++i) {
+    std::size_t s = sources ? sources[i] : i;
     int from = owner[s];
     if (from < 0)
       continue;
     for (std::uint32_t k = first_[s]; k < first_[s + 1]; ++k) {
-      const ValueEdge& e = graph_.edges[order_[k]];
-      int to = owner[e.sink];
+      int to = owner[out_[k] >> 32];
       if (to < 0 || to == from)
         continue;
       if (!seen[to]) {
         seen[to] = 1;
         touched.push_back(to);
       }
-      most[to] = std::max(most[to], e.versions);
+      most[to] = std::max<std::uint64_t>(most[to], out_[k] & 0xffffffffu);
     }
     for (int t : touched) {
       total += most[t] * graph_.vertices[s].bytes;
@@ -70,6 +91,35 @@ std::vector<std::uint64_t> even_factors(std::uint64_t n, int d)
     *std::min_element(factors.begin(), factors.end()) *= p;
   std::sort(factors.rbegin(), factors.rend());
   return factors;
+}
+
+RankedCandidates::RankedCandidates(std::size_t keep) : keep_(std::max<std::size_t>(keep, 1)) {}
+
+void RankedCandidates::offer(std::uint64_t rank, std::vector<int> owner, std::string name)
+{
+  // kept in ascending rank, earlier offers first among equals
+  auto at = std::upper_bound(kept_.begin(), kept_.end(), rank,
+                             [](std::uint64_t r, const BlockPartition& c) { return r < c.p2p_bytes; });
+  if (static_cast<std::size_t>(at - kept_.begin()) >= keep_)
+    return;
+  kept_.insert(at, BlockPartition{std::move(owner), rank, std::move(name)});
+  if (kept_.size() > keep_)
+    kept_.pop_back();
+}
+
+std::optional<BlockPartition> RankedCandidates::best(const VolumeCounter& counter, int parts)
+{
+  if (kept_.empty())
+    return std::nullopt;
+  if (!counter.sampled())
+    return std::move(kept_.front()); // ranked on the exact count already
+  std::optional<BlockPartition> best;
+  for (BlockPartition& c : kept_) {
+    c.p2p_bytes = counter.bytes(c.owner, parts);
+    if (!best || c.p2p_bytes < best->p2p_bytes)
+      best = std::move(c);
+  }
+  return best;
 }
 
 bool work_balanced(const ValueGraph& graph, const std::vector<int>& owner, int parts)
@@ -297,13 +347,13 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
   for (std::uint32_t v : leftovers[variants - 1])
     neighbours[v];
   for (const ValueEdge& e : graph.edges) {
-    std::uint64_t bytes = e.versions * graph.vertices[e.source].bytes;
+    std::uint64_t bytes = std::uint64_t{e.versions} * graph.vertices[e.source].bytes;
     if (auto it = neighbours.find(e.source); it != neighbours.end())
       it->second.emplace_back(e.sink, bytes);
     if (auto it = neighbours.find(e.sink); it != neighbours.end())
       it->second.emplace_back(e.source, bytes);
   }
-  std::optional<BlockPartition> best;
+  RankedCandidates ranked(counter.sampled() ? kBlocksCountedExactly : 1);
   for (int d = 1; d <= 3; ++d) {
     std::vector<std::vector<int>> all_grids;
     std::vector<int> prefix;
@@ -344,15 +394,13 @@ std::optional<BlockPartition> best_block_partition(const ValueGraph& graph, cons
         place_leftovers(graph, leftovers[follow], neighbours, owner, parts);
         if (!work_balanced(graph, owner, parts))
           continue;
-        std::uint64_t bytes = counter.bytes(owner, parts);
-        if (!best || bytes < best->p2p_bytes) {
-          std::string name = fmt::format("{}-D {}{}", d, fmt::join(grid, "x"), follow ? ", inputs with readers" : "");
-          best = BlockPartition{std::move(owner), bytes, std::move(name)};
-        }
+        std::string name = fmt::format("{}-D {}{}", d, fmt::join(grid, "x"), follow ? ", inputs with readers" : "");
+        std::uint64_t rank = counter.sampled_bytes(owner, parts); // before owner is moved
+        ranked.offer(rank, std::move(owner), std::move(name));
       }
     }
   }
-  return best;
+  return ranked.best(counter, parts);
 }
 
 } // namespace perfcast::comm

@@ -36,12 +36,12 @@ CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& s
   std::unordered_map<std::uint64_t, std::uint64_t> received; // source << 32 | process -> values
   std::vector<std::uint64_t> read_values(graph.vertices.size(), 0), written(graph.vertices.size(), 0);
   for (const ValueEdge& e : graph.edges) {
-    read_values[e.source] = std::max(read_values[e.source], e.versions);
+    read_values[e.source] = std::max<std::uint64_t>(read_values[e.source], e.versions);
     int from = partition.owner[e.source], to = partition.owner[e.sink];
     if (from < 0 || to < 0 || from == to)
       continue; // local, or involving a singleton (a collective, below)
     std::uint64_t& r = received[static_cast<std::uint64_t>(e.source) << 32 | static_cast<std::uint32_t>(to)];
-    r = std::max(r, e.versions);
+    r = std::max<std::uint64_t>(r, e.versions);
   }
   for (auto [key, values] : received) {
     std::uint32_t source = static_cast<std::uint32_t>(key >> 32);
@@ -69,11 +69,21 @@ CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& s
   return est;
 }
 
-std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs)
+std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs,
+                                             const PartitionLimits& limits)
 {
-  Singletons singletons = detect_singletons(graph);
+  return estimate_with_singletons(graph, detect_singletons(graph), procs, limits);
+}
+
+std::vector<CommEstimate> estimate_with_singletons(const ValueGraph& graph, const Singletons& singletons,
+                                                   const std::vector<int>& procs, const PartitionLimits& limits)
+{
   std::vector<CommEstimate> out;
   PartitionCache cache;
+  cache.limits = limits;
+  for (int p : procs)
+    if (p > 0 && (p & (p - 1)) == 0)
+      cache.bisection_parts = std::max(cache.bisection_parts, p);
   for (int p : procs)
     out.push_back(estimate_communication(graph, singletons, partition_values(graph, singletons, p, &cache)));
   return out;

@@ -38,7 +38,13 @@ std::uint64_t collective_bytes_per_value(SingletonKind kind, unsigned bytes, int
 CommEstimate estimate_communication(const ValueGraph& graph, const Singletons& singletons,
                                     const ValuePartition& partition);
 
-/// Detects singletons, partitions and estimates for each process count.
-std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs);
+/// Detects singletons, partitions and estimates for each process count; the
+/// counts share one PartitionCache (its limits bound the work on large graphs).
+std::vector<CommEstimate> estimate_for_procs(const ValueGraph& graph, const std::vector<int>& procs,
+                                             const PartitionLimits& limits = {});
+
+/// The same with the singletons already detected (detect_singletons(graph)).
+std::vector<CommEstimate> estimate_with_singletons(const ValueGraph& graph, const Singletons& singletons,
+                                                   const std::vector<int>& procs, const PartitionLimits& limits = {});
 
 } // namespace perfcast::comm

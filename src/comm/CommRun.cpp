@@ -115,7 +115,8 @@ CommResult analyse_graph(ValueGraph graph, const std::vector<int>& procs, const 
   if (!graph.region.empty() && graph.region_calls == 0)
     throw Error(fmt::format("--region {}: {} never entered the region", graph.region, what));
   CommResult result;
-  result.estimates = estimate_for_procs(graph, procs);
+  result.singletons = detect_singletons(graph);
+  result.estimates = estimate_with_singletons(graph, result.singletons, procs);
   result.graph = std::move(graph);
   return result;
 }
@@ -209,7 +210,10 @@ CommResult run_comm_analysis(const CommRunOptions& o)
 nlohmann::json comm_to_json(const CommResult& result, const std::vector<std::string>& command)
 {
   const ValueGraph& g = result.graph;
-  Singletons s = detect_singletons(g);
+  Singletons detected; // when the result does not carry them
+  if (result.singletons.kind.size() != g.vertices.size())
+    detected = detect_singletons(g);
+  const Singletons& s = result.singletons.kind.size() == g.vertices.size() ? result.singletons : detected;
   std::size_t broadcasts = 0, allreduces = 0, reduces = 0;
   for (SingletonKind k : s.kind) {
     broadcasts += k == SingletonKind::Broadcast;

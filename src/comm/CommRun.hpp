@@ -37,6 +37,7 @@ struct PlainRun {
 /// The analysis of one run and its estimates.
 struct CommResult {
   ValueGraph graph;
+  Singletons singletons; ///< of graph, detected once for the estimates and comm.json
   std::vector<CommEstimate> estimates;
   double seconds = 0; ///< wall time of the instrumented run
   PlainRun plain;     ///< zero when no plain run was made

@@ -7,6 +7,8 @@
 #include "comm/Spectral.hpp"
 #include "comm/ValueGraph.hpp"
 
+#include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,10 +23,31 @@ struct ValuePartition {
   std::string method = "metis"; ///< "metis", or the block decomposition kept instead ("2-D 2x2")
 };
 
-/// What partitions of one graph for several process counts share.
+/// Sizes past which the partition works on a bounded summary of the graph
+/// (docs/comm.md, "Large graphs"); below them every value is partitioned
+/// and counted as it is.
+struct PartitionLimits {
+  /// Past this many graph edges, METIS and the spectral coordinates see the
+  /// graph coarsened by heavy-edge matching, and candidate decompositions are
+  /// ranked on a sample of the sources carrying about this many edges.
+  std::size_t exact_edges = std::size_t{1} << 22;
+  /// The coarse graph's vertices, at most (about).
+  std::size_t coarse_vertices = std::size_t{1} << 14;
+};
+
+struct PartitionWork; // what Partition.cpp derives once per graph
+
+/// What partitions of one graph for several process counts share: the
+/// undirected graph METIS takes, its coarsening, the volume counter and the
+/// spectral coordinates, each made by the first call that needs it.
 struct PartitionCache {
+  PartitionLimits limits;
+  /// On a coarsened graph, a power-of-two count up to this many parts takes
+  /// its recursive bisection from one bisection into this many (0: each its own).
+  int bisection_parts = 0;
   bool spectral_done = false;
   std::optional<SpectralCoordinates> spectral;
+  std::shared_ptr<PartitionWork> work;
 };
 
 /// A block decomposition is taken for one of an array whose index order has
@@ -40,8 +63,8 @@ inline constexpr double kBlocksWithoutLocality = 2.0;
 /// (comm/Blocks.hpp) has locality (at most kBlocksWithoutLocality times the
 /// bytes of METIS's partition), it replaces METIS's partition. Otherwise a
 /// grid of the spectral coordinates (comm/Spectral.hpp) replaces it when it
-/// counts fewer bytes. `cache`, when given, keeps the spectral coordinates for the
-/// next call on the same graph.
+/// counts fewer bytes. `cache`, when given, keeps what the next call on the
+/// same graph can reuse; its limits bound the work on large graphs.
 ValuePartition partition_values(const ValueGraph& graph, const Singletons& singletons, int parts,
                                 PartitionCache* cache = nullptr);
 

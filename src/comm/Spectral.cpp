@@ -22,6 +22,8 @@ struct FillProbe : Ldlt {
 
 constexpr int kBlockSize = 3;  // eigenvectors iterated together: 2 wanted, 1 for the gap
 constexpr int kIterations = 30; // inverse subspace iterations (fixed: deterministic)
+constexpr int kSmoothingSweeps = 50; // from a coarse graph's coordinates to the values'
+
 
 // Subtracts each column's mean: the Laplacian's constant null vector. (On a
 // disconnected graph the other null vectors, constant on each component,
@@ -34,11 +36,11 @@ void project_out_constant(Eigen::MatrixXd& x)
 // Splits `members` into k groups of about equal weight along `coord`, each
 // cut where the coordinate jumps most within `slack` (a fraction of a
 // group's weight) of its equal-weight position.
-std::vector<std::vector<std::uint32_t>> split(std::vector<std::uint32_t> members, const std::vector<double>& coord,
-                                              const std::vector<double>& weight, int k, double slack)
+// `members` come sorted by (coord, index): sorted once for every grid (below).
+std::vector<std::vector<std::uint32_t>> split(const std::vector<std::uint32_t>& members,
+                                              const std::vector<double>& coord, const std::vector<double>& weight,
+                                              int k, double slack)
 {
-  std::sort(members.begin(), members.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return coord[a] < coord[b] || (coord[a] == coord[b] && a < b); });
   std::size_t m = members.size();
   std::vector<double> prefix(m + 1, 0.0);
   for (std::size_t i = 0; i < m; ++i)
@@ -105,14 +107,35 @@ Locations locations(const ValueGraph& graph, const std::vector<std::uint32_t>& m
 // the grid places units (weighed with their members' work), each member
 // goes with its unit.
 constexpr double kSlacks[] = {0.0, 0.01, 0.02, 0.04}; // the cut positions tried around equal work
+// The units sorted along one coordinate, ties by index.
+std::vector<std::uint32_t> sorted_units(const Locations& where, const std::vector<double>& coord)
+{
+  std::vector<std::uint32_t> units = where.units;
+  std::sort(units.begin(), units.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return coord[a] < coord[b] || (coord[a] == coord[b] && a < b); });
+  return units;
+}
+
+// `by_x` and `by_y`: the units sorted along x and along y (sorted_units); a
+// slab's units are picked out of by_y in order, so no grid sorts again.
 std::vector<int> grid_owners(std::size_t vertices, const std::vector<std::uint32_t>& members,
-                             const Locations& where, const std::vector<double>& x, const std::vector<double>& y,
-                             const std::vector<double>& unit_weight, int pr, int pc, double slack)
+                             const Locations& where, const std::vector<std::uint32_t>& by_x,
+                             const std::vector<std::uint32_t>& by_y, const std::vector<double>& x,
+                             const std::vector<double>& y, const std::vector<double>& unit_weight, int pr, int pc,
+                             double slack)
 {
   std::vector<int> owner(vertices, -1);
-  std::vector<std::vector<std::uint32_t>> slabs = split(where.units, x, unit_weight, pr, slack);
+  std::vector<std::vector<std::uint32_t>> slabs = split(by_x, x, unit_weight, pr, slack);
+  for (int r = 0; r < pr; ++r)
+    for (std::uint32_t v : slabs[r])
+      owner[v] = r; // the slab, for now
+  std::vector<std::vector<std::uint32_t>> slab_by_y(static_cast<std::size_t>(pr));
+  for (int r = 0; r < pr; ++r)
+    slab_by_y[r].reserve(slabs[r].size());
+  for (std::uint32_t v : by_y)
+    slab_by_y[owner[v]].push_back(v);
   for (int r = 0; r < pr; ++r) {
-    std::vector<std::vector<std::uint32_t>> blocks = split(std::move(slabs[r]), y, unit_weight, pc, slack);
+    std::vector<std::vector<std::uint32_t>> blocks = split(slab_by_y[r], y, unit_weight, pc, slack);
     for (int c = 0; c < pc; ++c)
       for (std::uint32_t v : blocks[c])
         owner[v] = r * pc + c;
@@ -154,6 +177,63 @@ std::vector<std::uint32_t> non_singletons(const Singletons& singletons)
   return members;
 }
 
+
+// The two smoothest non-constant eigenvectors of the Laplacian whose
+// off-diagonal entries `entries` holds (lower triangle, each with its two
+// diagonal terms), n x 2, or none when the
+// factor is too large or fails.
+std::optional<Eigen::MatrixXd> smoothest_vectors(std::vector<Eigen::Triplet<double>> entries, double heaviest, int n)
+{
+  for (auto& t : entries)
+    t = Eigen::Triplet<double>(t.row(), t.col(), t.value() / heaviest);
+  // the Laplacian and its shifted copy are both built from triplets (filling
+  // a compressed matrix entry by entry, as coeffRef on a missing diagonal
+  // does, moves it to uncompressed storage, one insertion at a time)
+  SparseMatrix laplacian(n, n); // lower triangle
+  laplacian.setFromTriplets(entries.begin(), entries.end());
+  double mean_degree = 0;
+  for (int v = 0; v < n; ++v)
+    mean_degree += laplacian.coeff(v, v);
+  mean_degree /= n;
+  entries.reserve(entries.size() + static_cast<std::size_t>(n));
+  for (int v = 0; v < n; ++v)
+    entries.emplace_back(v, v, 1e-8 * mean_degree); // invertible; the constant is projected out
+  SparseMatrix shifted(n, n);
+  shifted.setFromTriplets(entries.begin(), entries.end());
+  entries = {};
+  FillProbe solver;
+  solver.analyzePattern(shifted);
+  if (solver.factor_entries() > kSpectralMaxFactorEntries)
+    return std::nullopt;
+  solver.factorize(shifted);
+  if (solver.info() != Eigen::Success)
+    return std::nullopt;
+  // inverse subspace iteration from fixed starting vectors, then Rayleigh-Ritz
+  int block = std::min(kBlockSize, n - 1);
+  Eigen::MatrixXd x(n, block);
+  std::mt19937_64 random(1);
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    x.data()[i] = static_cast<double>(random() >> 11) * 0x1.0p-53 - 0.5;
+  for (int iteration = 0; iteration < kIterations; ++iteration) {
+    project_out_constant(x);
+    x = Eigen::HouseholderQR<Eigen::MatrixXd>(x).householderQ() * Eigen::MatrixXd::Identity(n, block);
+    if (iteration + 1 < kIterations)
+      x = solver.solve(x);
+  }
+  SparseMatrix full = laplacian.selfadjointView<Eigen::Lower>();
+  Eigen::MatrixXd ritz = x.transpose() * (full * x);
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(ritz);
+  x = x * small.eigenvectors(); // ascending eigenvalues
+  if (block < 2)
+    return std::nullopt;
+  return Eigen::MatrixXd(x.leftCols(2));
+}
+
+// From the eigenvectors of the members (row i: members[i]), the coordinates:
+// a location's mean, rotated to the mesh's axes.
+SpectralCoordinates finish_coordinates(const ValueGraph& graph, const std::vector<std::uint32_t>& members,
+                                       const Eigen::MatrixXd& x);
+
 } // namespace
 
 std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons)
@@ -180,42 +260,96 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
   }
   if (entries.empty())
     return std::nullopt;
-  for (auto& t : entries)
-    t = Eigen::Triplet<double>(t.row(), t.col(), t.value() / heaviest);
-  SparseMatrix laplacian(n, n); // lower triangle
-  laplacian.setFromTriplets(entries.begin(), entries.end());
-  double mean_degree = 0;
-  for (int v = 0; v < n; ++v)
-    mean_degree += laplacian.coeff(v, v);
-  mean_degree /= n;
-  SparseMatrix shifted = laplacian;
-  for (int v = 0; v < n; ++v)
-    shifted.coeffRef(v, v) += 1e-8 * mean_degree; // invertible; the constant is projected out
-  FillProbe solver;
-  solver.analyzePattern(shifted);
-  if (solver.factor_entries() > kSpectralMaxFactorEntries)
+  std::optional<Eigen::MatrixXd> x = smoothest_vectors(std::move(entries), heaviest, n);
+  if (!x)
     return std::nullopt;
-  solver.factorize(shifted);
-  if (solver.info() != Eigen::Success)
+  return finish_coordinates(graph, members, *x);
+}
+
+std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons,
+                                                        const Coarsening& coarsening)
+{
+  std::vector<std::uint32_t> members = non_singletons(singletons);
+  if (coarsening.coarse_of.size() != members.size())
     return std::nullopt;
-  // inverse subspace iteration from fixed starting vectors, then Rayleigh-Ritz
-  int block = std::min(kBlockSize, n - 1);
-  Eigen::MatrixXd x(n, block);
-  std::mt19937_64 random(1);
-  for (Eigen::Index i = 0; i < x.size(); ++i)
-    x.data()[i] = static_cast<double>(random() >> 11) * 0x1.0p-53 - 0.5;
-  for (int iteration = 0; iteration < kIterations; ++iteration) {
-    project_out_constant(x);
-    x = Eigen::HouseholderQR<Eigen::MatrixXd>(x).householderQ() * Eigen::MatrixXd::Identity(n, block);
-    if (iteration + 1 < kIterations)
-      x = solver.solve(x);
+  // a coarse graph of high degree (a dense fan-out's) is coarsened further,
+  // until its Laplacian is small enough to order and factor
+  const Coarsening* use = &coarsening;
+  Coarsening further;
+  while (use->coarse.adjncy.size() > kSpectralMaxCoarseEntries && use->coarse.vertices() > 64) {
+    Coarsening next = coarsen(use->coarse, use->coarse.vertices() / 4);
+    if (next.coarse.vertices() == use->coarse.vertices())
+      break; // the matching stalls: no smaller graph
+    std::vector<std::int32_t> composed(coarsening.coarse_of.size());
+    for (std::size_t i = 0; i < composed.size(); ++i)
+      composed[i] = next.coarse_of[use->coarse_of[i]];
+    further.coarse = std::move(next.coarse);
+    further.coarse_of = std::move(composed);
+    use = &further;
   }
-  SparseMatrix full = laplacian.selfadjointView<Eigen::Lower>();
-  Eigen::MatrixXd ritz = x.transpose() * (full * x);
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> small(ritz);
-  x = x * small.eigenvectors(); // ascending eigenvalues
-  if (block < 2)
+  if (use->coarse.adjncy.size() > kSpectralMaxCoarseEntries)
     return std::nullopt;
+  const WeightedGraph& coarse = use->coarse;
+  const std::vector<std::int32_t>& coarse_of = use->coarse_of;
+  int n = static_cast<int>(coarse.vertices());
+  if (members.size() < 3 || n < 3)
+    return std::nullopt;
+  std::vector<Eigen::Triplet<double>> entries;
+  double heaviest = 0;
+  for (int v = 0; v < n; ++v)
+    for (std::int32_t k = coarse.xadj[v]; k < coarse.xadj[v + 1]; ++k) {
+      int u = coarse.adjncy[k];
+      if (u >= v)
+        continue; // each pair once, from its larger end
+      double w = coarse.adjwgt[k];
+      heaviest = std::max(heaviest, w);
+      entries.emplace_back(v, u, -w);
+      entries.emplace_back(v, v, w);
+      entries.emplace_back(u, u, w);
+    }
+  if (entries.empty())
+    return std::nullopt;
+  std::optional<Eigen::MatrixXd> cx = smoothest_vectors(std::move(entries), heaviest, n);
+  if (!cx)
+    return std::nullopt;
+  // each value starts at its coarse vertex's coordinates; damped Jacobi
+  // sweeps over the value graph's edges (x <- x / 2 + the neighbours'
+  // weighted mean / 2, the weights those of the Laplacian) then spread the
+  // members of a coarse vertex out between their neighbours
+  std::vector<int> local(graph.vertices.size(), -1);
+  for (std::size_t i = 0; i < members.size(); ++i)
+    local[members[i]] = static_cast<int>(i);
+  Eigen::Index m = static_cast<Eigen::Index>(members.size());
+  Eigen::MatrixXd x(m, 2), sum(m, 2);
+  Eigen::VectorXd total(m);
+  for (Eigen::Index i = 0; i < m; ++i)
+    x.row(i) = cx->row(coarse_of[static_cast<std::size_t>(i)]);
+  for (int sweep = 0; sweep < kSmoothingSweeps; ++sweep) {
+    sum.setZero();
+    total.setZero();
+    for (const ValueEdge& e : graph.edges) {
+      int a = local[e.source], b = local[e.sink];
+      if (a < 0 || b < 0 || a == b)
+        continue;
+      double w = static_cast<double>(e.versions) * std::max(1u, graph.vertices[e.source].bytes);
+      sum.row(a) += w * x.row(b);
+      sum.row(b) += w * x.row(a);
+      total(a) += w;
+      total(b) += w;
+    }
+    for (Eigen::Index i = 0; i < m; ++i)
+      if (total(i) > 0)
+        x.row(i) = 0.5 * x.row(i) + 0.5 * sum.row(i) / total(i);
+  }
+  return finish_coordinates(graph, members, x);
+}
+
+namespace {
+
+SpectralCoordinates finish_coordinates(const ValueGraph& graph, const std::vector<std::uint32_t>& members,
+                                       const Eigen::MatrixXd& x)
+{
+  int n = static_cast<int>(members.size());
   // a location's versions are placed by one coordinate, their mean
   Locations where = locations(graph, members);
   std::vector<double> sum_x(graph.vertices.size(), 0.0), sum_y(graph.vertices.size(), 0.0),
@@ -300,6 +434,8 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
   return best;
 }
 
+} // namespace
+
 std::optional<BlockPartition> best_spectral_partition(const ValueGraph& graph, const Singletons& singletons, int parts,
                                                       const VolumeCounter& counter,
                                                       const SpectralCoordinates& coordinates)
@@ -311,21 +447,22 @@ std::optional<BlockPartition> best_spectral_partition(const ValueGraph& graph, c
   if (where.units.size() < static_cast<std::size_t>(parts))
     return std::nullopt;
   std::vector<double> weight = unit_weights(where, members, balance_weights(graph, members));
-  std::optional<BlockPartition> best;
+  std::vector<std::uint32_t> by_x = sorted_units(where, coordinates.x), by_y = sorted_units(where, coordinates.y);
+  RankedCandidates ranked(counter.sampled() ? kBlocksCountedExactly : 1);
   for (int pr = 1; pr <= parts; ++pr) {
     if (parts % pr)
       continue;
     for (double slack : kSlacks) {
       std::vector<int> owner =
-          grid_owners(graph.vertices.size(), members, where, coordinates.x, coordinates.y, weight, pr, parts / pr, slack);
+          grid_owners(graph.vertices.size(), members, where, by_x, by_y, coordinates.x, coordinates.y, weight, pr,
+                      parts / pr, slack);
       if (!work_balanced(graph, owner, parts))
         continue;
-      std::uint64_t bytes = counter.bytes(owner, parts);
-      if (!best || bytes < best->p2p_bytes)
-        best = BlockPartition{std::move(owner), bytes, fmt::format("spectral {}x{}", pr, parts / pr)};
+      std::uint64_t rank = counter.sampled_bytes(owner, parts); // before owner is moved
+      ranked.offer(rank, std::move(owner), fmt::format("spectral {}x{}", pr, parts / pr));
     }
   }
-  return best;
+  return ranked.best(counter, parts);
 }
 
 } // namespace perfcast::comm

@@ -9,6 +9,7 @@
 // decomposition makes and that an edge-cut partitioner of the node-element
 // graph misses (docs/comm.md).
 #include "comm/Blocks.hpp"
+#include "comm/Coarsen.hpp"
 #include "comm/Singletons.hpp"
 #include "comm/ValueGraph.hpp"
 
@@ -28,10 +29,22 @@ struct SpectralCoordinates {
 /// (dense fan-out graphs such as a matrix product's exceed it; no coordinates then).
 inline constexpr std::size_t kSpectralMaxFactorEntries = 12'000'000;
 
+/// A coarse graph's Laplacian is ordered and factored only with at most this
+/// many off-diagonal entries (both triangles); a denser one is coarsened further.
+inline constexpr std::size_t kSpectralMaxCoarseEntries = std::size_t{1} << 21;
+
 /// The coordinates of the non-singleton values, or none when there are fewer
 /// than 3 of them, no edges between them, or the factorisation is too large.
 /// Deterministic (fixed starting vectors and iteration count).
 std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons);
+
+/// The same from a coarsening of the undirected graph of the non-singleton
+/// values (in vertex order; a large graph's): the eigenvectors of the coarse
+/// graph's Laplacian, each value at its coarse vertex's coordinates, spread
+/// out by a few damped Jacobi sweeps over the value graph's edges. The
+/// factor is then bounded by the coarse graph's size.
+std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons,
+                                                        const Coarsening& coarsening);
 
 /// The balanced grid decomposition of the spectral coordinates (pr slabs
 /// along x, each cut into pc blocks along y, every cut at equal work or at the

@@ -21,11 +21,20 @@ struct ValueVertex {
 };
 
 /// A value-flow edge source -> sink (indices into ValueGraph::vertices).
+/// 16 bytes: a large graph holds tens of millions; the counts are 32-bit as
+/// the runtime keeps them (uses saturate at 2^32 - 1, versions too).
 struct ValueEdge {
+  ValueEdge() = default;
+  ValueEdge(std::uint32_t from, std::uint32_t to, std::uint64_t use_count, std::uint64_t version_count)
+      : source(from), sink(to), uses(saturated(use_count)), versions(saturated(version_count))
+  {
+  }
   std::uint32_t source = 0;
   std::uint32_t sink = 0;
-  std::uint64_t uses = 0;     ///< times a sink value was computed from a source value
-  std::uint64_t versions = 0; ///< distinct source values used (received once each)
+  std::uint32_t uses = 0;     ///< times a sink value was computed from a source value
+  std::uint32_t versions = 0; ///< distinct source values used (received once each)
+
+  static std::uint32_t saturated(std::uint64_t n) { return n < 0xffffffffu ? static_cast<std::uint32_t>(n) : 0xffffffffu; }
 };
 
 /// Run-wide figures of the value-flow analysis.
