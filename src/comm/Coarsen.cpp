@@ -116,7 +116,8 @@ Coarsening coarsen(WeightedGraph fine, std::size_t target)
   for (std::int32_t w : fine.vwgt)
     total += w;
   c.coarse = std::move(fine); // each level replaces the one before
-  std::int64_t heaviest = std::max<std::int64_t>(1, 3 * total / (2 * static_cast<std::int64_t>(std::max<std::size_t>(target, 1))));
+  std::int64_t target_vertices = static_cast<std::int64_t>(std::max<std::size_t>(target, 1));
+  std::int64_t heaviest = std::max<std::int64_t>(1, 3 * total / (2 * target_vertices)); // 1.5 x the mean
   while (c.coarse.vertices() > target) {
     Coarsening level = contract_level(c.coarse, heaviest);
     if (level.coarse.vertices() * 10 > c.coarse.vertices() * 9)

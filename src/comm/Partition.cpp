@@ -215,9 +215,9 @@ ValuePartition partition_values(const ValueGraph& graph, const Singletons& singl
     if (!w.coarse_done) {
       // a large graph is coarsened once, and every process count partitions
       // the coarse graph (a matched pair is joined by an edge, so the coarse
-      // graph is connected when the fine one is, and its cut is the fine cut)
+      // graph is connected when the fine one is, and its cut is the fine
+      // cut); the fine graph is not needed again
       if (graph.edges.size() > c.limits.exact_edges) {
-        // the fine graph is not needed again: every count partitions the coarse one
         w.coarse = coarsen(std::move(w.csr), c.limits.coarse_vertices);
         w.csr = Csr{};
       }
@@ -232,7 +232,8 @@ ValuePartition partition_values(const ValueGraph& graph, const Singletons& singl
       const std::vector<idx_t>* bisection = nullptr;
       std::vector<idx_t> level;
       bool power_of_two = (parts & (parts - 1)) == 0;
-      if (power_of_two && c.bisection_parts >= parts && w.coarse->coarse.vertices() > static_cast<std::size_t>(c.bisection_parts)) {
+      if (power_of_two && c.bisection_parts >= parts &&
+          w.coarse->coarse.vertices() > static_cast<std::size_t>(c.bisection_parts)) {
         if (w.hierarchy_parts != c.bisection_parts) {
           idx_t cut = 0;
           std::optional<std::vector<idx_t>> h = metis_recursive(w.coarse->coarse, c.bisection_parts, cut);

@@ -319,27 +319,39 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
   std::vector<int> local(graph.vertices.size(), -1);
   for (std::size_t i = 0; i < members.size(); ++i)
     local[members[i]] = static_cast<int>(i);
-  Eigen::Index m = static_cast<Eigen::Index>(members.size());
-  Eigen::MatrixXd x(m, 2), sum(m, 2);
-  Eigen::VectorXd total(m);
-  for (Eigen::Index i = 0; i < m; ++i)
-    x.row(i) = cx->row(coarse_of[static_cast<std::size_t>(i)]);
+  // x and y of a value side by side (one cache line for both, as a sweep
+  // reads them at random), the bytes an edge carries computed as it is read
+  std::size_t m = members.size();
+  std::vector<double> xy(2 * m), sum(2 * m), total(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    xy[2 * i] = (*cx)(coarse_of[i], 0);
+    xy[2 * i + 1] = (*cx)(coarse_of[i], 1);
+  }
   for (int sweep = 0; sweep < kSmoothingSweeps; ++sweep) {
-    sum.setZero();
-    total.setZero();
+    std::fill(sum.begin(), sum.end(), 0.0);
+    std::fill(total.begin(), total.end(), 0.0);
     for (const ValueEdge& e : graph.edges) {
       int a = local[e.source], b = local[e.sink];
       if (a < 0 || b < 0 || a == b)
         continue;
       double w = static_cast<double>(e.versions) * std::max(1u, graph.vertices[e.source].bytes);
-      sum.row(a) += w * x.row(b);
-      sum.row(b) += w * x.row(a);
-      total(a) += w;
-      total(b) += w;
+      sum[2 * a] += w * xy[2 * b];
+      sum[2 * a + 1] += w * xy[2 * b + 1];
+      sum[2 * b] += w * xy[2 * a];
+      sum[2 * b + 1] += w * xy[2 * a + 1];
+      total[a] += w;
+      total[b] += w;
     }
-    for (Eigen::Index i = 0; i < m; ++i)
-      if (total(i) > 0)
-        x.row(i) = 0.5 * x.row(i) + 0.5 * sum.row(i) / total(i);
+    for (std::size_t i = 0; i < m; ++i)
+      if (total[i] > 0) {
+        xy[2 * i] = 0.5 * xy[2 * i] + 0.5 * sum[2 * i] / total[i];
+        xy[2 * i + 1] = 0.5 * xy[2 * i + 1] + 0.5 * sum[2 * i + 1] / total[i];
+      }
+  }
+  Eigen::MatrixXd x(static_cast<Eigen::Index>(m), 2);
+  for (std::size_t i = 0; i < m; ++i) {
+    x(static_cast<Eigen::Index>(i), 0) = xy[2 * i];
+    x(static_cast<Eigen::Index>(i), 1) = xy[2 * i + 1];
   }
   return finish_coordinates(graph, members, x);
 }

@@ -34,7 +34,10 @@ struct ValueEdge {
   std::uint32_t uses = 0;     ///< times a sink value was computed from a source value
   std::uint32_t versions = 0; ///< distinct source values used (received once each)
 
-  static std::uint32_t saturated(std::uint64_t n) { return n < 0xffffffffu ? static_cast<std::uint32_t>(n) : 0xffffffffu; }
+  static std::uint32_t saturated(std::uint64_t n)
+  {
+    return n < 0xffffffffu ? static_cast<std::uint32_t>(n) : 0xffffffffu;
+  }
 };
 
 /// Run-wide figures of the value-flow analysis.
