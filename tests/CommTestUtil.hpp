@@ -104,4 +104,17 @@ inline comm::ValueGraph quad_mesh_graph(int nx, int ny, std::uint64_t steps, boo
   return g;
 }
 
+/// stencil_value_graph with its cells in one heap array (id 1) in row order,
+/// as a program that keeps the grid in one malloc'd block lays them.
+inline comm::ValueGraph stencil_in_one_array(int n, std::uint64_t steps)
+{
+  comm::ValueGraph g = stencil_value_graph(n, steps);
+  g.arrays[1] = 8u * static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  for (std::size_t v = 0; v < g.vertices.size(); ++v) {
+    g.vertices[v].array = 1;
+    g.vertices[v].offset = 8 * v;
+  }
+  return g;
+}
+
 } // namespace perfcast::test

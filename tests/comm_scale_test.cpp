@@ -138,12 +138,7 @@ TEST(CommScale, SampledRankingKeepsTheBestBlocks)
   // closed form), 3 steps, 8 bytes.
   const int n = 64;
   const std::uint64_t steps = 3;
-  ValueGraph g = test::stencil_value_graph(n, steps);
-  g.arrays[1] = 8u * n * n;
-  for (std::size_t c = 0; c < g.vertices.size(); ++c) {
-    g.vertices[c].array = 1;
-    g.vertices[c].offset = 8 * c;
-  }
+  ValueGraph g = test::stencil_in_one_array(n, steps);
   Singletons s = detect_singletons(g);
   VolumeCounter sampled(g, g.edges.size() / 8), exact(g);
   ASSERT_TRUE(sampled.sampled());
@@ -163,12 +158,7 @@ TEST(CommScale, EveryProcessCountOfALargeGraphMeetsTheHaloClosedForm)
   // the block decompositions are counted on the values, so the estimate is
   // the k x k (or 2 x 1) blocks' halo exactly: 2 n, 4 n, 12 n values per step.
   const int n = 128;
-  ValueGraph g = test::stencil_value_graph(n, 2);
-  g.arrays[1] = 8u * n * n;
-  for (std::size_t c = 0; c < g.vertices.size(); ++c) {
-    g.vertices[c].array = 1;
-    g.vertices[c].offset = 8 * c;
-  }
+  ValueGraph g = test::stencil_in_one_array(n, 2);
   PartitionLimits small{.exact_edges = 20000, .coarse_vertices = 2048};
   std::vector<CommEstimate> e = estimate_for_procs(g, {2, 4, 16}, small);
   ASSERT_EQ(e.size(), 3u);

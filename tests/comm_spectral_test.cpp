@@ -138,12 +138,7 @@ TEST(CommSpectral, GridWithLocalBlocksKeepsThem)
   // cut), and the spectral grid is not tried.
   const int n = 16;
   const std::uint64_t steps = 3;
-  ValueGraph g = test::stencil_value_graph(n, steps);
-  g.arrays[1] = 8u * n * n;
-  for (std::size_t v = 0; v < g.vertices.size(); ++v) {
-    g.vertices[v].array = 1;
-    g.vertices[v].offset = 8 * v;
-  }
+  ValueGraph g = test::stencil_in_one_array(n, steps);
   Singletons s = detect_singletons(g);
   for (auto [pr, pc] : {std::pair{2, 1}, std::pair{2, 2}, std::pair{4, 2}, std::pair{4, 4}, std::pair{8, 4}}) {
     ValuePartition p = partition_values(g, s, pr * pc);
