@@ -234,6 +234,16 @@ std::optional<Eigen::MatrixXd> smoothest_vectors(std::vector<Eigen::Triplet<doub
 SpectralCoordinates finish_coordinates(const ValueGraph& graph, const std::vector<std::uint32_t>& members,
                                        const Eigen::MatrixXd& x);
 
+// An edge a - b of weight w in the lower triangle of a Laplacian's triplets
+// (w on both diagonals, -w off them); `heaviest` keeps the largest weight.
+void add_laplacian_edge(std::vector<Eigen::Triplet<double>>& entries, double& heaviest, int a, int b, double w)
+{
+  heaviest = std::max(heaviest, w);
+  entries.emplace_back(std::max(a, b), std::min(a, b), -w);
+  entries.emplace_back(a, a, w);
+  entries.emplace_back(b, b, w);
+}
+
 } // namespace
 
 std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph, const Singletons& singletons)
@@ -252,11 +262,8 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
     int a = local[e.source], b = local[e.sink];
     if (a < 0 || b < 0 || a == b)
       continue;
-    double w = static_cast<double>(e.versions) * std::max(1u, graph.vertices[e.source].bytes);
-    heaviest = std::max(heaviest, w);
-    entries.emplace_back(std::max(a, b), std::min(a, b), -w);
-    entries.emplace_back(a, a, w);
-    entries.emplace_back(b, b, w);
+    add_laplacian_edge(entries, heaviest, a, b,
+                       static_cast<double>(e.versions) * std::max(1u, graph.vertices[e.source].bytes));
   }
   if (entries.empty())
     return std::nullopt;
@@ -301,11 +308,7 @@ std::optional<SpectralCoordinates> spectral_coordinates(const ValueGraph& graph,
       int u = coarse.adjncy[k];
       if (u >= v)
         continue; // each pair once, from its larger end
-      double w = coarse.adjwgt[k];
-      heaviest = std::max(heaviest, w);
-      entries.emplace_back(v, u, -w);
-      entries.emplace_back(v, v, w);
-      entries.emplace_back(u, u, w);
+      add_laplacian_edge(entries, heaviest, v, u, coarse.adjwgt[k]);
     }
   if (entries.empty())
     return std::nullopt;
