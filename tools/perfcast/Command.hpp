@@ -28,6 +28,8 @@ void add_comm_commands(CLI::App& app, std::vector<Command>& out);
 /// `perfcast lb sweep` (LbSweepCommand.cpp), registered under `lb`.
 void add_lb_sweep_command(CLI::App& lb, std::vector<Command>& out);
 void add_phases_commands(CLI::App& app, std::vector<Command>& out);
+/// `perfcast model build`, `model show` and `extrapolate` (AppModelCommand.cpp).
+void add_appmodel_commands(CLI::App& app, std::vector<Command>& out);
 /// `perfcast aggregate` (AggregateCommand.cpp).
 void add_aggregate_commands(CLI::App& app, std::vector<Command>& out);
 

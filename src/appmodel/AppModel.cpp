@@ -1,0 +1,523 @@
+#include "appmodel/AppModel.hpp"
+
+#include "core/Error.hpp"
+#include "core/Version.hpp"
+#include "trace/ActionKeywords.hpp"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace perfcast {
+
+namespace {
+
+constexpr const char* kFormat = "perfcast-app-model";
+constexpr int kVersion = 1;
+
+std::string signed_offset(const std::vector<int>& o)
+{
+  std::string s = "(";
+  for (std::size_t i = 0; i < o.size(); ++i)
+    s += (i ? "," : "") + (o[i] > 0 ? fmt::format("+{}", o[i]) : std::to_string(o[i]));
+  return s + ")";
+}
+
+nlohmann::json ref_to_json(const RankRef& r)
+{
+  switch (r.kind) {
+  case RankRef::Kind::Self: return "self";
+  case RankRef::Kind::AnySource: return "any";
+  case RankRef::Kind::LastSource: return "last-source";
+  case RankRef::Kind::Offset: return nlohmann::json{{"offset", r.offset}};
+  case RankRef::Kind::Fixed: return nlohmann::json{{"rank", r.value}};
+  case RankRef::Kind::FromLast: return nlohmann::json{{"from_last", r.value}};
+  }
+  return "self";
+}
+
+RankRef ref_from_json(const nlohmann::json& j, const std::string& where)
+{
+  RankRef r;
+  if (j.is_string()) {
+    std::string s = j.get<std::string>();
+    if (s == "self")
+      r.kind = RankRef::Kind::Self;
+    else if (s == "any")
+      r.kind = RankRef::Kind::AnySource;
+    else if (s == "last-source")
+      r.kind = RankRef::Kind::LastSource;
+    else
+      throw Error(fmt::format("{}: rank reference '{}' (expected \"self\", \"any\", \"last-source\", "
+                              "{{\"offset\": [...]}}, {{\"rank\": K}} or {{\"from_last\": K}})",
+                              where, s));
+    return r;
+  }
+  if (j.is_object() && j.size() == 1) {
+    if (j.contains("offset")) {
+      r.kind = RankRef::Kind::Offset;
+      r.offset = j.at("offset").get<std::vector<int>>();
+      return r;
+    }
+    if (j.contains("rank")) {
+      r.kind = RankRef::Kind::Fixed;
+      r.value = j.at("rank").get<int>();
+      return r;
+    }
+    if (j.contains("from_last")) {
+      r.kind = RankRef::Kind::FromLast;
+      r.value = j.at("from_last").get<int>();
+      return r;
+    }
+  }
+  throw Error(fmt::format("{}: expected a rank reference (\"self\", {{\"offset\": [...]}}, {{\"rank\": K}}, "
+                          "{{\"from_last\": K}}, \"any\" or \"last-source\")",
+                          where));
+}
+
+nlohmann::json guard_to_json(const Guard& g)
+{
+  nlohmann::json j = nlohmann::json::object();
+  if (g.neighbours)
+    j["neighbours"] = true;
+  if (g.min_procs > 0)
+    j["min_procs"] = g.min_procs;
+  if (g.rank_rule != Guard::RankRule::Any)
+    j[g.rank_rule == Guard::RankRule::Only ? "only" : "except"] = ref_to_json(g.rank);
+  return j;
+}
+
+Guard guard_from_json(const nlohmann::json& j, const std::string& where)
+{
+  Guard g;
+  if (!j.is_object())
+    throw Error(fmt::format("{}: a guard is an object", where));
+  for (const auto& [key, value] : j.items()) {
+    if (key == "neighbours")
+      g.neighbours = value.get<bool>();
+    else if (key == "min_procs")
+      g.min_procs = value.get<int>();
+    else if (key == "only" || key == "except") {
+      g.rank_rule = key == "only" ? Guard::RankRule::Only : Guard::RankRule::Except;
+      g.rank = ref_from_json(value, where);
+    } else
+      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except)", where,
+                              key));
+  }
+  return g;
+}
+
+nlohmann::json nodes_to_json(const std::vector<ModelNode>& nodes);
+
+nlohmann::json node_to_json(const ModelNode& n)
+{
+  nlohmann::json j;
+  if (!n.guard.always())
+    j["guard"] = guard_to_json(n.guard);
+  if (n.loop) {
+    j["loop"] = nlohmann::json{{"iterations", n.iterations}, {"body", nodes_to_json(n.body)}};
+    return j;
+  }
+  Action a;
+  a.type = n.type;
+  a.nonblocking = n.nonblocking;
+  j["action"] = action_keyword(a);
+  if (n.tag != 0)
+    j["tag"] = n.tag;
+  if (n.comm != 0)
+    j["comm"] = n.comm;
+  if (n.has_partner)
+    j["partner"] = ref_to_json(n.partner);
+  if (n.has_partner2)
+    j["partner2"] = ref_to_json(n.partner2);
+  if (has_value(n.type))
+    j["value"] = n.value;
+  if (has_bytes(n.type))
+    j["bytes"] = n.bytes;
+  if (has_recv_bytes(n.type))
+    j["recv_bytes"] = n.recv_bytes;
+  if (has_peer_counts(n.type))
+    j["peer_bytes"] = n.peer_bytes;
+  if (n.waits_all_pending)
+    j["waits_all_pending"] = true;
+  if (!n.origin.empty())
+    j["origin"] = n.origin;
+  return j;
+}
+
+nlohmann::json nodes_to_json(const std::vector<ModelNode>& nodes)
+{
+  nlohmann::json a = nlohmann::json::array();
+  for (const ModelNode& n : nodes)
+    a.push_back(node_to_json(n));
+  return a;
+}
+
+std::vector<ModelNode> nodes_from_json(const nlohmann::json& j, const std::string& where);
+
+ModelNode node_from_json(const nlohmann::json& j, const std::string& where)
+{
+  if (!j.is_object())
+    throw Error(fmt::format("{}: expected an action or a loop (an object)", where));
+  ModelNode n;
+  if (j.contains("guard"))
+    n.guard = guard_from_json(j.at("guard"), where);
+  if (j.contains("loop")) {
+    const auto& l = j.at("loop");
+    n.loop = true;
+    n.iterations = law_from_json(l.at("iterations"), where + " iterations");
+    n.body = nodes_from_json(l.at("body"), where);
+    return n;
+  }
+  if (!j.contains("action"))
+    throw Error(fmt::format("{}: a node has \"action\" or \"loop\"", where));
+  std::string word = j.at("action").get<std::string>();
+  const Keyword* k = find_keyword(word);
+  if (!k)
+    throw Error(fmt::format("{}: unknown action '{}' (expected one of {})", where, word, expected_keywords()));
+  n.type = k->type;
+  n.nonblocking = k->nonblocking;
+  std::string at = fmt::format("{} ('{}')", where, word);
+  n.tag = j.value("tag", 0);
+  n.comm = j.value("comm", 0);
+  if (j.contains("partner")) {
+    n.has_partner = true;
+    n.partner = ref_from_json(j.at("partner"), at);
+  }
+  if (j.contains("partner2")) {
+    n.has_partner2 = true;
+    n.partner2 = ref_from_json(j.at("partner2"), at);
+  }
+  if (has_rank_partner(n.type) != n.has_partner || has_rank_partner2(n.type) != n.has_partner2)
+    throw Error(fmt::format("{}: its partners do not fit the action (expected {}partner{})", at,
+                            has_rank_partner(n.type) ? "" : "no ", has_rank_partner2(n.type) ? " and partner2" : ""));
+  auto law = [&](const char* key, Law& out, bool needed) {
+    if (j.contains(key))
+      out = law_from_json(j.at(key), at + " " + key);
+    else if (needed)
+      throw Error(fmt::format("{}: missing \"{}\"", at, key));
+  };
+  law("value", n.value, has_value(n.type));
+  law("bytes", n.bytes, has_bytes(n.type));
+  law("recv_bytes", n.recv_bytes, has_recv_bytes(n.type));
+  law("peer_bytes", n.peer_bytes, has_peer_counts(n.type));
+  n.waits_all_pending = j.value("waits_all_pending", false);
+  n.origin = j.value("origin", std::string());
+  return n;
+}
+
+std::vector<ModelNode> nodes_from_json(const nlohmann::json& j, const std::string& where)
+{
+  if (!j.is_array())
+    throw Error(fmt::format("{}: a body is an array of actions and loops", where));
+  std::vector<ModelNode> out;
+  for (std::size_t i = 0; i < j.size(); ++i)
+    out.push_back(node_from_json(j[i], fmt::format("{} node {}", where, i + 1)));
+  return out;
+}
+
+void describe_nodes(const std::vector<ModelNode>& nodes, int depth, std::string& out)
+{
+  std::string pad(static_cast<std::size_t>(2 * depth + 2), ' ');
+  for (const ModelNode& n : nodes) {
+    std::string guard = n.guard.describe();
+    std::string suffix = guard.empty() ? "" : "   [" + guard + "]";
+    if (n.loop) {
+      out += fmt::format("{}loop x {}{}\n", pad, n.iterations.describe(), suffix);
+      describe_nodes(n.body, depth + 1, out);
+      continue;
+    }
+    if (n.type == ActionType::Compute && n.value.points.size() > 0 && n.value.curve.form == CurveForm::Constant &&
+        n.value.curve.a == 0)
+      continue; // an empty slot
+    Action a;
+    a.type = n.type;
+    a.nonblocking = n.nonblocking;
+    std::string line = pad + action_keyword(a);
+    if (n.has_partner)
+      line += " " + n.partner.describe();
+    if (n.has_partner2)
+      line += " " + n.partner2.describe();
+    if (n.tag != 0)
+      line += fmt::format(" tag {}", n.tag);
+    if (n.comm != 0)
+      line += fmt::format(" comm {}", n.comm);
+    if (has_value(n.type))
+      line += (n.type == ActionType::Compute ? " " : " flops ") + n.value.describe();
+    if (has_bytes(n.type) && !n.waits_all_pending)
+      line += (n.type == ActionType::Waitall || n.type == ActionType::Testall ? " requests " : " bytes ") +
+              n.bytes.describe();
+    if (has_recv_bytes(n.type))
+      line += " received " + n.recv_bytes.describe();
+    if (has_peer_counts(n.type))
+      line += " per peer " + n.peer_bytes.describe();
+    out += line + suffix + "\n";
+  }
+}
+
+} // namespace
+
+std::string RankRef::describe() const
+{
+  switch (kind) {
+  case Kind::Self: return "self";
+  case Kind::Offset: return signed_offset(offset);
+  case Kind::Fixed: return fmt::format("rank {}", value);
+  case Kind::FromLast: return value == 0 ? "rank n-1" : fmt::format("rank n-{}", value + 1);
+  case Kind::AnySource: return "any source";
+  case Kind::LastSource: return "last source";
+  }
+  return "";
+}
+
+std::string Guard::describe() const
+{
+  std::vector<std::string> parts;
+  if (neighbours)
+    parts.push_back("where its partners exist");
+  if (rank_rule != RankRule::Any)
+    parts.push_back((rank_rule == RankRule::Only ? "only on " : "not on ") + rank.describe());
+  if (min_procs > 0)
+    parts.push_back(fmt::format("from {} processes", min_procs));
+  std::string s;
+  for (const auto& p : parts)
+    s += (s.empty() ? "" : ", ") + p;
+  return s;
+}
+
+bool has_value(ActionType t)
+{
+  switch (t) {
+  case ActionType::Compute:
+  case ActionType::Sleep:
+  case ActionType::Reduce:
+  case ActionType::Allreduce:
+  case ActionType::Scan:
+  case ActionType::Exscan:
+  case ActionType::ReduceScatter: return true;
+  default: return false;
+  }
+}
+
+bool has_bytes(ActionType t)
+{
+  switch (t) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv:
+  case ActionType::SendRecv:
+  case ActionType::Bcast:
+  case ActionType::Reduce:
+  case ActionType::Allreduce:
+  case ActionType::Scan:
+  case ActionType::Exscan:
+  case ActionType::Alltoall:
+  case ActionType::Allgather:
+  case ActionType::Gather:
+  case ActionType::Scatter:
+  case ActionType::Gatherv:
+  case ActionType::Allgatherv:
+  case ActionType::Migrate:
+  case ActionType::Waitall:
+  case ActionType::Testall:
+  case ActionType::Waitany:
+  case ActionType::Waitsome: return true;
+  default: return false;
+  }
+}
+
+bool has_recv_bytes(ActionType t)
+{
+  switch (t) {
+  case ActionType::SendRecv:
+  case ActionType::Alltoall:
+  case ActionType::Allgather:
+  case ActionType::Gather:
+  case ActionType::Scatter:
+  case ActionType::Scatterv: return true;
+  default: return false;
+  }
+}
+
+bool has_peer_counts(ActionType t)
+{
+  switch (t) {
+  case ActionType::Gatherv:
+  case ActionType::Allgatherv:
+  case ActionType::Scatterv:
+  case ActionType::Alltoallv:
+  case ActionType::ReduceScatter: return true;
+  default: return false;
+  }
+}
+
+bool has_rank_partner(ActionType t)
+{
+  switch (t) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv:
+  case ActionType::Wait:
+  case ActionType::Test:
+  case ActionType::Cancel:
+  case ActionType::SendRecv:
+  case ActionType::Bcast:
+  case ActionType::Reduce:
+  case ActionType::Gather:
+  case ActionType::Scatter:
+  case ActionType::Gatherv:
+  case ActionType::Scatterv: return true;
+  default: return false;
+  }
+}
+
+bool has_rank_partner2(ActionType t)
+{
+  switch (t) {
+  case ActionType::Wait:
+  case ActionType::Test:
+  case ActionType::Cancel:
+  case ActionType::SendRecv: return true;
+  default: return false;
+  }
+}
+
+int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& grid)
+{
+  switch (ref.kind) {
+  case RankRef::Kind::Self: return rank;
+  case RankRef::Kind::AnySource: return kAnySource;
+  case RankRef::Kind::LastSource: return kLastSource;
+  case RankRef::Kind::Fixed: return ref.value < procs ? ref.value : kOffGrid;
+  case RankRef::Kind::FromLast: return procs - 1 - ref.value >= 0 ? procs - 1 - ref.value : kOffGrid;
+  case RankRef::Kind::Offset: break;
+  }
+  if (ref.offset.size() != grid.dims.size())
+    return kOffGrid;
+  int result = 0, stride = 1;
+  int rest = rank;
+  for (std::size_t i = 0; i < grid.dims.size(); ++i) {
+    int side = grid.dims[i];
+    int c = rest % side + ref.offset[i];
+    rest /= side;
+    bool wraps = i < grid.periodic.size() && grid.periodic[i];
+    if (wraps)
+      c = ((c % side) + side) % side;
+    else if (c < 0 || c >= side)
+      return kOffGrid;
+    result += c * stride;
+    stride *= side;
+  }
+  return result;
+}
+
+bool guard_admits(const Guard& g, const ModelNode& node, int rank, int procs, const ProcessGrid& grid)
+{
+  if (g.min_procs > 0 && procs < g.min_procs)
+    return false;
+  if (g.rank_rule != Guard::RankRule::Any) {
+    bool is = resolve_rank(g.rank, 0, procs, grid) == rank;
+    if (is != (g.rank_rule == Guard::RankRule::Only))
+      return false;
+  }
+  if (g.neighbours) {
+    if (node.has_partner && node.partner.kind == RankRef::Kind::Offset &&
+        resolve_rank(node.partner, rank, procs, grid) == kOffGrid)
+      return false;
+    if (node.has_partner2 && node.partner2.kind == RankRef::Kind::Offset &&
+        resolve_rank(node.partner2, rank, procs, grid) == kOffGrid)
+      return false;
+  }
+  return true;
+}
+
+double offset_area(const std::vector<int>& offset, const ProcessGrid& grid)
+{
+  double a = 1;
+  for (std::size_t i = 0; i < grid.dims.size() && i < offset.size(); ++i)
+    if (offset[i] == 0)
+      a /= grid.dims[i];
+  return a;
+}
+
+nlohmann::json app_model_to_json(const AppModel& m)
+{
+  nlohmann::json j;
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["generator"] = kPerfcastGenerator;
+  nlohmann::json training = nlohmann::json::array();
+  for (std::size_t i = 0; i < m.training_procs.size(); ++i)
+    training.push_back({{"procs", m.training_procs[i]},
+                        {"trace", i < m.training_traces.size() ? m.training_traces[i] : std::string()}});
+  j["training"] = training;
+  j["grid"] = m.grid;
+  j["grid_given"] = m.grid_given;
+  j["notes"] = m.notes;
+  j["template"] = nodes_to_json(m.body);
+  return j;
+}
+
+AppModel app_model_from_json(const nlohmann::json& j, const std::string& path)
+{
+  AppModel m;
+  try {
+    if (!j.is_object() || j.value("format", std::string()) != kFormat)
+      throw Error(fmt::format("{}: not an application model (expected \"format\": \"{}\", as perfcast model build "
+                              "writes)",
+                              path, kFormat));
+    if (j.value("version", 0) != kVersion)
+      throw Error(fmt::format("{}: application model version {} (this perfcast reads version {})", path,
+                              j.value("version", 0), kVersion));
+    for (const auto& t : j.at("training")) {
+      m.training_procs.push_back(t.at("procs").get<int>());
+      m.training_traces.push_back(t.value("trace", std::string()));
+    }
+    m.grid = j.at("grid").get<GridRule>();
+    m.grid_given = j.value("grid_given", false);
+    m.notes = j.value("notes", std::vector<std::string>{});
+    m.body = nodes_from_json(j.at("template"), path);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(fmt::format("{}: {}", path, e.what()));
+  }
+  if (m.training_procs.empty())
+    throw Error(fmt::format("{}: the model names no training run", path));
+  return m;
+}
+
+AppModel load_app_model(const std::string& path)
+{
+  std::ifstream in(path);
+  if (!in)
+    fail_in(path, "cannot open the application model");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    fail_in(path, fmt::format("not JSON: {}", e.what()));
+  }
+  return app_model_from_json(j, path);
+}
+
+std::string describe_app_model(const AppModel& m)
+{
+  std::string out;
+  std::string counts;
+  for (int n : m.training_procs)
+    counts += (counts.empty() ? "" : ", ") + std::to_string(n);
+  out += fmt::format("application model learned at {} processes\n", counts);
+  out += fmt::format("process grid: {} ({})\n", m.grid.describe(), m.grid_given ? "given" : "detected from the partners");
+  out += "every rank, at n processes (laws of n; A: the share of the cross-section a grid offset crosses):\n";
+  describe_nodes(m.body, 0, out);
+  for (const std::string& note : m.notes)
+    out += "note: " + note + "\n";
+  return out;
+}
+
+} // namespace perfcast

@@ -1,0 +1,66 @@
+#pragma once
+// One rank's actions folded into loops while they are read (the intra-process
+// compression of ScalaTrace, Noeth et al., 2009): after each action, the last
+// L nodes either repeat the body of the loop just before them (one iteration
+// more) or repeat the L nodes before them (a new loop of two iterations),
+// found with rolling hashes so a rank of millions of actions folds in one
+// pass. Nodes compare by structure: an action's type, partners, tag,
+// communicator and the binary order of magnitude of its sizes; their flops
+// and bytes are summed over the instances folded together. Computation is a
+// slot after every other action (consecutive computes merge, an empty slot
+// holds none), so a compute too small to be traced at one count does not
+// change the structure.
+#include "trace/Action.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace perfcast {
+
+/// The numbers of one folded action, summed over its instances.
+struct FoldSums {
+  double instances = 0;
+  double value = 0;      ///< flops (compute, a reduction's work) or seconds (sleep)
+  double bytes = 0;
+  double recv_bytes = 0;
+  double peer_bytes = 0; ///< v-collectives: bytes per peer (send and receive counts' mean)
+  bool waits_all_pending = true; ///< waitall/testall: its count was every request pending at it
+  void add(const FoldSums& o);
+};
+
+struct FoldNode {
+  bool loop = false;
+  std::uint64_t hash = 0;
+  Action action;   ///< leaf: the first instance (its line is the first line)
+  FoldSums sums;   ///< leaf
+  std::uint64_t iterations = 0; ///< loop
+  std::uint64_t body_hash = 0;  ///< loop: its body's sequence hash
+  std::vector<FoldNode> body;   ///< loop
+};
+
+class LoopFolder {
+public:
+  /// Longest loop body found, in nodes.
+  static constexpr std::size_t kMaxBody = 512;
+  /// Appends the rank's next action.
+  void add(const Action& action);
+  /// The folded sequence (the final compute slot closed); the folder is left empty.
+  std::vector<FoldNode> finish();
+
+private:
+  void push(FoldNode node);
+  void fold();
+  std::uint64_t range_hash(std::size_t from, std::size_t to) const;
+  static FoldNode empty_slot(const Action& after);
+  std::vector<FoldNode> seq_;
+  std::vector<std::uint64_t> prefix_{0}; // prefix_[i]: hash of seq_[0..i)
+  std::vector<std::uint64_t> powers_{1};
+  FoldNode slot_; // the compute slot being filled
+  bool started_ = false;
+  std::uint64_t pending_ = 0; // requests posted and not yet waited for (for waitall's count)
+};
+
+/// The hash of a sequence of nodes, as LoopFolder computes a loop's body hash.
+std::uint64_t sequence_hash(const std::vector<FoldNode>& nodes);
+
+} // namespace perfcast

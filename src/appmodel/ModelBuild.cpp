@@ -1,0 +1,810 @@
+#include "appmodel/ModelBuild.hpp"
+
+#include "appmodel/LoopFold.hpp"
+#include "core/Error.hpp"
+#include "core/Interrupt.hpp"
+#include "trace/TraceDirectory.hpp"
+#include "trace/TraceIndex.hpp"
+#include "trace/TraceReader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+
+namespace perfcast {
+
+namespace {
+
+constexpr int kReach = 3; // largest |offset| per axis a partner reference may have
+constexpr std::size_t kMaxAlignCells = 40'000'000;
+
+struct TrainingRank {
+  std::vector<FoldNode> folded;
+  std::string path;
+};
+
+struct Training {
+  int procs = 0;
+  std::string trace;
+  std::string index;
+  std::vector<TrainingRank> ranks;
+  std::set<std::pair<int, int>> pairs; // point-to-point (rank, partner), partner != rank
+  ProcessGrid grid;
+};
+
+struct Obs {
+  int t = 0;    // training index
+  int rank = 0;
+  FoldSums sums;
+  std::uint64_t iterations = 0;
+  std::uint32_t line = 0;
+};
+
+struct ANode {
+  bool loop = false;
+  ActionType type = ActionType::Compute;
+  bool nonblocking = false;
+  int tag = 0, comm = 0;
+  bool has_partner = false, has_partner2 = false;
+  bool has_counts = false;
+  std::vector<RankRef> cands, cands2;
+  std::vector<Obs> obs;
+  std::vector<ANode> body;
+};
+
+using Presence = std::vector<std::vector<char>>; // [training][rank]
+
+// ---- reading
+
+bool p2p_peer(const Action& a, std::vector<int>& peers)
+{
+  peers.clear();
+  switch (a.type) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv: peers.push_back(a.partner); break;
+  case ActionType::SendRecv:
+    peers.push_back(a.partner);
+    peers.push_back(a.partner2);
+    break;
+  default: return false;
+  }
+  return true;
+}
+
+void read_training(Training& t, const ModelBuildOptions& options)
+{
+  TraceIndex index = read_trace_index(t.index);
+  t.procs = index.ranks();
+  TraceSource source(index);
+  t.ranks.resize(static_cast<std::size_t>(t.procs));
+  std::vector<int> peers;
+  for (int r = 0; r < t.procs; ++r) {
+    throw_if_interrupted();
+    auto reader = source.open_rank(r);
+    LoopFolder folder;
+    Action a;
+    while (reader->next(a)) {
+      if (a.type == ActionType::CommSplit)
+        fail_at(reader->path(), a.line,
+                "comm_split: communicators split by color are not modelled yet (the application model takes "
+                "MPI_COMM_WORLD and its duplicates)");
+      if (a.type == ActionType::LoopBegin || a.type == ActionType::LoopEnd)
+        fail_at(reader->path(), a.line, "loop blocks of a synthetic trace cannot be learned from (give traces of "
+                                        "runs)");
+      if (p2p_peer(a, peers))
+        for (int p : peers)
+          if (p >= 0 && p != r)
+            t.pairs.insert({r, p});
+      folder.add(a);
+    }
+    t.ranks[static_cast<std::size_t>(r)].folded = folder.finish();
+    t.ranks[static_cast<std::size_t>(r)].path = reader->path();
+  }
+  if (options.progress)
+    options.progress(fmt::format("read {} ({} processes)", t.trace, t.procs));
+}
+
+// ---- the process grid
+
+struct GridScore {
+  std::size_t offsets = 0;
+  long long distance = 0;
+  auto key() const { return std::make_pair(offsets, distance); }
+};
+
+std::vector<int> pair_offset(int r, int v, const ProcessGrid& g)
+{
+  // a periodic axis reads a difference the other way round only where that is shorter: a side of 2 (or any
+  // difference within half the side) reads as on a grid without wraps, so wraps are only assumed where seen
+  std::vector<int> cr = g.coordinates(r), cv = g.coordinates(v), o(g.dims.size());
+  for (std::size_t i = 0; i < o.size(); ++i) {
+    int d = cv[i] - cr[i];
+    int side = g.dims[i];
+    if (g.periodic[i] && 2 * std::abs(d) > side)
+      d += d > 0 ? -side : side;
+    o[i] = d;
+  }
+  return o;
+}
+
+GridScore score_grid(const GridRule& rule, const std::vector<Training>& ts)
+{
+  std::set<std::vector<int>> offsets;
+  for (const Training& t : ts) {
+    ProcessGrid g = rule.at(t.procs);
+    if (g.procs() != t.procs)
+      return {~std::size_t{0}, 0};
+    for (const auto& [r, v] : t.pairs)
+      offsets.insert(pair_offset(r, v, g));
+  }
+  GridScore s;
+  s.offsets = offsets.size();
+  for (const auto& o : offsets)
+    for (int d : o)
+      s.distance += std::abs(d);
+  return s;
+}
+
+std::vector<GridRule> default_grid_rules()
+{
+  std::vector<GridRule> rules;
+  for (int d = 1; d <= 3; ++d)
+    for (int periodic = 0; periodic < 2; ++periodic)
+      for (int transposed = 0; transposed < (d > 1 ? 2 : 1); ++transposed) {
+        GridRule r;
+        r.dimensions = d;
+        r.periodic = periodic;
+        r.transposed = transposed;
+        rules.push_back(r);
+      }
+  return rules;
+}
+
+GridRule choose_grid(std::vector<Training>& ts, const ModelBuildOptions& options, std::vector<std::string>& notes)
+{
+  std::vector<GridRule> rules = options.grids.empty() ? default_grid_rules() : options.grids;
+  bool any_pairs = false;
+  for (const Training& t : ts)
+    any_pairs = any_pairs || !t.pairs.empty();
+  std::size_t best = 0;
+  std::vector<GridScore> scores;
+  for (std::size_t i = 0; i < rules.size(); ++i) {
+    scores.push_back(score_grid(rules[i], ts));
+    if (scores[i].key() < scores[best].key())
+      best = i;
+  }
+  if (scores[best].offsets == ~std::size_t{0})
+    throw Error(fmt::format("the grid {} does not hold the training counts' processes", rules[best].describe()));
+  if (options.grids.empty() && any_pairs) {
+    // another reading the runs cannot tell apart
+    for (std::size_t i = 0; i < rules.size(); ++i)
+      if (i != best && scores[i].key() == scores[best].key()) {
+        if (rules[i].dimensions == rules[best].dimensions && rules[i].periodic != rules[best].periodic) {
+          notes.push_back(fmt::format(
+              "the training grids cannot tell whether the process grid wraps around (no side longer than 2 "
+              "carries a wrap): assumed {}; give --grid dims_create:{}{} if it does",
+              rules[best].periodic ? "periodic" : "not periodic", rules[best].dimensions,
+              rules[best].periodic ? "" : ":periodic"));
+          break;
+        }
+        if (rules[i].dimensions != rules[best].dimensions) {
+          notes.push_back(fmt::format("the partners fit a {}-D grid as well as the {}-D grid assumed; give --grid "
+                                      "dims_create:D to choose",
+                                      rules[i].dimensions, rules[best].dimensions));
+          break;
+        }
+      }
+  }
+  for (Training& t : ts)
+    t.grid = rules[best].at(t.procs);
+  return rules[best];
+}
+
+// ---- references
+
+std::vector<RankRef> candidates(int v, int r, int n, const ProcessGrid& g)
+{
+  std::vector<RankRef> out;
+  if (v == kAnySource) {
+    out.push_back({RankRef::Kind::AnySource, 0, {}});
+    return out;
+  }
+  if (v == kLastSource) {
+    out.push_back({RankRef::Kind::LastSource, 0, {}});
+    return out;
+  }
+  if (v == r)
+    out.push_back({RankRef::Kind::Self, 0, {}});
+  // offsets on the grid that reach v from r
+  std::vector<int> cr = g.coordinates(r), cv = g.coordinates(v);
+  std::vector<std::vector<int>> axis(g.dims.size());
+  bool reachable = true;
+  for (std::size_t i = 0; i < g.dims.size(); ++i) {
+    for (int o = -kReach; o <= kReach; ++o) {
+      int c = cr[i] + o;
+      if (g.periodic[i])
+        c = ((c % g.dims[i]) + g.dims[i]) % g.dims[i];
+      if (c == cv[i])
+        axis[i].push_back(o);
+    }
+    reachable = reachable && !axis[i].empty();
+  }
+  if (reachable) {
+    std::vector<std::vector<int>> offsets{{}};
+    for (const auto& values : axis) {
+      std::vector<std::vector<int>> next;
+      for (const auto& prefix : offsets)
+        for (int o : values) {
+          auto p = prefix;
+          p.push_back(o);
+          next.push_back(std::move(p));
+        }
+      offsets = std::move(next);
+    }
+    auto l1 = [](const std::vector<int>& o) {
+      int s = 0;
+      for (int d : o)
+        s += std::abs(d);
+      return s;
+    };
+    std::stable_sort(offsets.begin(), offsets.end(), [&](const auto& a, const auto& b) {
+      return l1(a) != l1(b) ? l1(a) < l1(b) : a < b;
+    });
+    for (const auto& o : offsets)
+      if (l1(o) > 0)
+        out.push_back({RankRef::Kind::Offset, 0, o});
+  }
+  out.push_back({RankRef::Kind::Fixed, v, {}});
+  out.push_back({RankRef::Kind::FromLast, n - 1 - v, {}});
+  return out;
+}
+
+std::vector<RankRef> intersect(const std::vector<RankRef>& a, const std::vector<RankRef>& b)
+{
+  std::vector<RankRef> out;
+  for (const RankRef& x : a)
+    if (std::find(b.begin(), b.end(), x) != b.end())
+      out.push_back(x);
+  return out;
+}
+
+ANode abstract(const FoldNode& f, int t, int r, const Training& tr)
+{
+  ANode a;
+  if (f.loop) {
+    a.loop = true;
+    a.obs.push_back({t, r, {}, f.iterations, 0});
+    for (const FoldNode& c : f.body)
+      a.body.push_back(abstract(c, t, r, tr));
+    return a;
+  }
+  const Action& x = f.action;
+  a.type = x.type;
+  a.nonblocking = x.nonblocking;
+  a.tag = x.type == ActionType::Compute ? 0 : x.tag;
+  a.comm = x.comm;
+  a.has_counts = !x.send_counts.empty() || !x.recv_counts.empty();
+  a.has_partner = has_rank_partner(x.type);
+  a.has_partner2 = has_rank_partner2(x.type);
+  if (a.has_partner)
+    a.cands = candidates(x.partner, r, tr.procs, tr.grid);
+  if (a.has_partner2)
+    a.cands2 = candidates(x.partner2, r, tr.procs, tr.grid);
+  a.obs.push_back({t, r, f.sums, 0, x.line});
+  return a;
+}
+
+// ---- alignment
+
+bool compatible(const ANode& x, const ANode& y)
+{
+  if (x.loop || y.loop || x.type != y.type || x.nonblocking != y.nonblocking || x.tag != y.tag ||
+      x.comm != y.comm || x.has_counts != y.has_counts)
+    return false;
+  if (x.has_partner && intersect(x.cands, y.cands).empty())
+    return false;
+  if (x.has_partner2 && intersect(x.cands2, y.cands2).empty())
+    return false;
+  return true;
+}
+
+int align(const std::vector<ANode>& a, const std::vector<ANode>& b, std::vector<std::pair<std::size_t, std::size_t>>* pairs);
+
+int pair_score(const ANode& x, const ANode& y)
+{
+  if (x.loop != y.loop)
+    return 0;
+  if (!x.loop)
+    return compatible(x, y) ? 1 : 0;
+  int s = align(x.body, y.body, nullptr);
+  return s > 0 ? 1 + s : 0;
+}
+
+// weighted longest common subsequence; fills pairs (in order) when given
+int align(const std::vector<ANode>& a, const std::vector<ANode>& b, std::vector<std::pair<std::size_t, std::size_t>>* pairs)
+{
+  std::size_t n = a.size(), m = b.size();
+  if (n == 0 || m == 0)
+    return 0;
+  if (n * m > kMaxAlignCells)
+    throw Error(fmt::format("a rank's actions do not fold into loops enough to be aligned ({} and {} steps); the "
+                            "application model needs a program whose ranks repeat a pattern",
+                            n, m));
+  std::vector<int> w(n * m), dp((n + 1) * (m + 1), 0);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < m; ++j)
+      w[i * m + j] = pair_score(a[i], b[j]);
+  auto D = [&](std::size_t i, std::size_t j) -> int& { return dp[i * (m + 1) + j]; };
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      int best = std::max(D(i - 1, j), D(i, j - 1));
+      int s = w[(i - 1) * m + (j - 1)];
+      if (s > 0)
+        best = std::max(best, D(i - 1, j - 1) + s);
+      D(i, j) = best;
+    }
+  if (pairs) {
+    pairs->clear();
+    std::size_t i = n, j = m;
+    while (i > 0 && j > 0) {
+      int s = w[(i - 1) * m + (j - 1)];
+      if (s > 0 && D(i, j) == D(i - 1, j - 1) + s) {
+        pairs->push_back({i - 1, j - 1});
+        --i, --j;
+      } else if (D(i - 1, j) >= D(i, j - 1))
+        --i;
+      else
+        --j;
+    }
+    std::reverse(pairs->begin(), pairs->end());
+  }
+  return D(n, m);
+}
+
+std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s);
+
+void merge_node(ANode& into, ANode&& from)
+{
+  if (into.has_partner)
+    into.cands = intersect(into.cands, from.cands);
+  if (into.has_partner2)
+    into.cands2 = intersect(into.cands2, from.cands2);
+  for (Obs& o : from.obs)
+    into.obs.push_back(o);
+  if (into.loop)
+    into.body = merge(std::move(into.body), std::move(from.body));
+}
+
+// the direction of an action to a grid neighbour, to order actions no rank showed together
+const std::vector<int>* direction(const ANode& a)
+{
+  if (a.loop || !a.has_partner || a.cands.empty() || a.cands.front().kind != RankRef::Kind::Offset)
+    return nullptr;
+  return &a.cands.front().offset;
+}
+
+thread_local bool unordered_gaps = false; // set when a merge met such a gap (reset per build)
+
+// Appends the items between two matches. Items of the template and of the new rank there were never seen on one
+// rank, so their order is unknown; it is taken by direction, the negative one first along an axis (MPI_Cart_shift
+// names the source -1 and the destination +1, and codes loop over them in that order), else the template's first.
+void append_gap(std::vector<ANode>& out, std::vector<ANode>& t, std::size_t i, std::size_t ti, std::vector<ANode>& s,
+                std::size_t j, std::size_t sj)
+{
+  auto actions = [](const std::vector<ANode>& v, std::size_t a, std::size_t b) {
+    for (std::size_t k = a; k < b; ++k)
+      if (v[k].loop || v[k].type != ActionType::Compute)
+        return true;
+    return false;
+  };
+  if (actions(t, i, ti) && actions(s, j, sj))
+    unordered_gaps = true;
+  while (i < ti || j < sj) {
+    bool take_s = i == ti;
+    if (i < ti && j < sj) {
+      const std::vector<int>* a = direction(t[i]);
+      const std::vector<int>* b = direction(s[j]);
+      take_s = a && b && a->size() == b->size() && *b < *a && s[j].type == t[i].type;
+    }
+    out.push_back(take_s ? std::move(s[j++]) : std::move(t[i++]));
+  }
+}
+
+std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s)
+{
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  align(t, s, &pairs);
+  std::vector<ANode> out;
+  std::size_t i = 0, j = 0;
+  for (auto [pi, pj] : pairs) {
+    append_gap(out, t, i, pi, s, j, pj);
+    merge_node(t[pi], std::move(s[pj]));
+    out.push_back(std::move(t[pi]));
+    i = pi + 1, j = pj + 1;
+  }
+  append_gap(out, t, i, t.size(), s, j, s.size());
+  return out;
+}
+
+std::size_t leaves(const std::vector<FoldNode>& nodes)
+{
+  std::size_t n = 0;
+  for (const FoldNode& f : nodes)
+    n += f.loop ? leaves(f.body) : (f.action.type == ActionType::Compute ? 0 : 1);
+  return n;
+}
+
+// ---- guards and laws
+
+struct Resolver {
+  const std::vector<Training>& ts;
+  std::vector<std::string>& notes;
+  double worst_compute_spread = 0;
+
+  Presence empty() const
+  {
+    Presence p(ts.size());
+    for (std::size_t t = 0; t < ts.size(); ++t)
+      p[t].assign(static_cast<std::size_t>(ts[t].procs), 0);
+    return p;
+  }
+  Presence presence(const ANode& a) const
+  {
+    Presence p = empty();
+    for (const Obs& o : a.obs)
+      p[static_cast<std::size_t>(o.t)][static_cast<std::size_t>(o.rank)] = 1;
+    return p;
+  }
+  std::string where(const ANode& a) const
+  {
+    // the first instance in the largest training trace
+    const Obs* best = nullptr;
+    for (const Obs& o : a.obs)
+      if (!best || o.t > best->t || (o.t == best->t && o.rank < best->rank))
+        best = &o;
+    if (!best)
+      return "";
+    const std::string& path = ts[static_cast<std::size_t>(best->t)].ranks[static_cast<std::size_t>(best->rank)].path;
+    return best->line > 0 ? fmt::format("{}:{}", path, best->line) : path;
+  }
+
+  bool explains(const Guard& g, const ModelNode& m, const Presence& domain, const Presence& present) const
+  {
+    for (std::size_t t = 0; t < ts.size(); ++t)
+      for (std::size_t r = 0; r < domain[t].size(); ++r)
+        if (domain[t][r] && guard_admits(g, m, static_cast<int>(r), ts[t].procs, ts[t].grid) != bool(present[t][r]))
+          return false;
+    return true;
+  }
+
+  std::vector<Guard> guard_candidates(const ModelNode& m, const Presence& domain, const Presence& present) const
+  {
+    std::vector<Guard> out;
+    bool offsets = (m.has_partner && m.partner.kind == RankRef::Kind::Offset) ||
+                   (m.has_partner2 && m.partner2.kind == RankRef::Kind::Offset);
+    int first = 0, smallest_domain = 0;
+    std::vector<int> only, except_; // per training count: the one rank doing it, or the one not doing it (-1: none)
+    bool one_only = true, one_except = true;
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+      int in = 0, out_ = 0, in_rank = -1, out_rank = -1, dom = 0;
+      for (std::size_t r = 0; r < domain[t].size(); ++r) {
+        if (!domain[t][r])
+          continue;
+        ++dom;
+        if (present[t][r])
+          ++in, in_rank = static_cast<int>(r);
+        else
+          ++out_, out_rank = static_cast<int>(r);
+      }
+      if (dom == 0)
+        continue;
+      if (smallest_domain == 0)
+        smallest_domain = ts[t].procs;
+      if (in > 0 && first == 0)
+        first = ts[t].procs;
+      if (in > 0) {
+        one_only = one_only && in == 1;
+        only.push_back(in == 1 ? in_rank : -1);
+        one_except = one_except && out_ <= 1;
+        except_.push_back(out_ == 1 ? out_rank : -1);
+      }
+    }
+    std::vector<int> mins{0};
+    if (first > smallest_domain)
+      mins.push_back(first);
+    std::vector<std::pair<Guard::RankRule, RankRef>> rules{{Guard::RankRule::Any, {}}};
+    // a rank rule holds at every count where the node is done, as one fixed rank or one counted from the last
+    auto rank_rules = [&](Guard::RankRule rule, const std::vector<int>& ranks) {
+      std::vector<std::size_t> ts_in;
+      for (std::size_t t = 0; t < ts.size(); ++t)
+        ts_in.push_back(t);
+      std::set<int> fixed, from_last;
+      std::size_t k = 0;
+      for (std::size_t t = 0; t < ts.size() && k < ranks.size(); ++t) {
+        bool any = false;
+        for (std::size_t r = 0; r < present[t].size(); ++r)
+          any = any || present[t][r];
+        if (!any)
+          continue;
+        int rank = ranks[k++];
+        if (rank < 0)
+          return;
+        fixed.insert(rank);
+        from_last.insert(ts[t].procs - 1 - rank);
+      }
+      if (fixed.size() == 1)
+        rules.push_back({rule, {RankRef::Kind::Fixed, *fixed.begin(), {}}});
+      if (from_last.size() == 1)
+        rules.push_back({rule, {RankRef::Kind::FromLast, *from_last.begin(), {}}});
+    };
+    if (one_only)
+      rank_rules(Guard::RankRule::Only, only);
+    if (one_except)
+      rank_rules(Guard::RankRule::Except, except_);
+    for (const auto& [rule, ref] : rules)
+      for (int neighbours = 0; neighbours < (offsets ? 2 : 1); ++neighbours)
+        for (int mp : mins) {
+          Guard g;
+          g.rank_rule = rule;
+          g.rank = ref;
+          g.neighbours = neighbours;
+          g.min_procs = mp;
+          out.push_back(g);
+        }
+    return out;
+  }
+
+  [[noreturn]] void unexplained(const ANode& a, const Presence& domain, const Presence& present) const
+  {
+    std::string by;
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+      std::string ranks;
+      int in = 0, dom = 0;
+      for (std::size_t r = 0; r < domain[t].size(); ++r) {
+        dom += domain[t][r];
+        if (domain[t][r] && present[t][r]) {
+          if (in < 6)
+            ranks += (ranks.empty() ? "" : " ") + std::to_string(r);
+          ++in;
+        }
+      }
+      if (dom == 0)
+        continue;
+      by += fmt::format("; at {} processes {}", ts[t].procs,
+                        in == 0 ? std::string("none") : in == dom ? std::string("all") : ranks + (in > 6 ? " ..." : ""));
+    }
+    Action x;
+    x.type = a.type;
+    x.nonblocking = a.nonblocking;
+    throw Error(fmt::format("{}: '{}'{} is done by ranks that no rule of the model explains (every rank; those "
+                            "whose grid partners exist; one rank; from a count on){}: the traces disagree in "
+                            "structure (another program or input at some count?)",
+                            where(a), action_keyword(x), a.loop ? " loop" : "", by));
+  }
+
+  Law finish_law(std::vector<LawPoint> points, bool integer, double spread, const ANode& a) const
+  {
+    bool with_area = false;
+    for (const RankRef* ref : {a.has_partner ? &a.cands.front() : nullptr, a.has_partner2 ? &a.cands2.front() : nullptr})
+      if (ref && ref->kind == RankRef::Kind::Offset && ref->offset.size() > 1) {
+        with_area = true;
+        for (LawPoint& p : points)
+          for (const Training& t : ts)
+            if (t.procs == p.procs)
+              p.area = offset_area(ref->offset, t.grid);
+      }
+    Law law = choose_law(points, integer, with_area);
+    law.spread = spread;
+    return law;
+  }
+
+  std::vector<ModelNode> resolve(std::vector<ANode>& nodes, const Presence& domain)
+  {
+    std::vector<ModelNode> out;
+    std::vector<Presence> presences;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      throw_if_interrupted();
+      ANode& a = nodes[i];
+      Presence present = presence(a);
+      presences.push_back(present);
+      ModelNode m;
+      m.loop = a.loop;
+      m.type = a.type;
+      m.nonblocking = a.nonblocking;
+      m.tag = a.tag;
+      m.comm = a.comm;
+      m.has_partner = a.has_partner;
+      m.has_partner2 = a.has_partner2;
+      m.origin = where(a);
+      bool slot = !a.loop && a.type == ActionType::Compute;
+      bool zeros = false;
+      if (slot) {
+        // a compute slot follows the action before it; where neither explains it, every rank computes the mean
+        if (present == domain) {
+        } else if (i > 0 && presences[i - 1] == present)
+          m.guard = out.back().guard;
+        else
+          zeros = true;
+      } else {
+        bool found = false;
+        std::size_t limit = 8;
+        std::vector<RankRef> c1 = a.has_partner ? a.cands : std::vector<RankRef>{RankRef{}};
+        std::vector<RankRef> c2 = a.has_partner2 ? a.cands2 : std::vector<RankRef>{RankRef{}};
+        for (std::size_t x = 0; x < c1.size() && x < limit && !found; ++x)
+          for (std::size_t y = 0; y < c2.size() && y < limit && !found; ++y) {
+            m.partner = c1[x];
+            m.partner2 = c2[y];
+            for (const Guard& g : guard_candidates(m, domain, present))
+              if (explains(g, m, domain, present)) {
+                m.guard = g;
+                found = true;
+                // the chosen references first, for the laws' areas
+                if (a.has_partner)
+                  std::swap(a.cands[0], a.cands[x]);
+                if (a.has_partner2)
+                  std::swap(a.cands2[0], a.cands2[y]);
+                break;
+              }
+          }
+        if (!found)
+          unexplained(a, domain, present);
+      }
+      if (a.loop) {
+        std::vector<LawPoint> pts = points_of(a, domain, false, [](const Obs& o) { return double(o.iterations); });
+        m.iterations = finish_law(pts, true, spread_, a);
+        m.body = resolve(a.body, present);
+      } else {
+        auto per = [](double s, double n) { return n > 0 ? s / n : 0; };
+        if (has_value(a.type)) {
+          m.value = finish_law(points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.value, o.sums.instances); }),
+                               false, spread_, a);
+          if (slot)
+            worst_compute_spread = std::max(worst_compute_spread, spread_);
+        }
+        if (has_bytes(a.type))
+          m.bytes = finish_law(points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.bytes, o.sums.instances); }),
+                               true, spread_, a);
+        if (has_recv_bytes(a.type))
+          m.recv_bytes = finish_law(
+              points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.recv_bytes, o.sums.instances); }), true,
+              spread_, a);
+        if (has_peer_counts(a.type))
+          m.peer_bytes = finish_law(
+              points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.peer_bytes, o.sums.instances); }), true,
+              spread_, a);
+        if (a.type == ActionType::Waitall || a.type == ActionType::Testall) {
+          m.waits_all_pending = true;
+          for (const Obs& o : a.obs)
+            m.waits_all_pending = m.waits_all_pending && o.sums.waits_all_pending;
+        }
+      }
+      out.push_back(std::move(m));
+    }
+    return out;
+  }
+
+  double spread_ = 0; // of the last points_of
+
+  template <class F>
+  std::vector<LawPoint> points_of(const ANode& a, const Presence& domain, bool zeros_where_absent, F field)
+  {
+    std::vector<LawPoint> points;
+    spread_ = 0;
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+      std::vector<double> vals;
+      for (const Obs& o : a.obs)
+        if (static_cast<std::size_t>(o.t) == t)
+          vals.push_back(field(o));
+      if (zeros_where_absent) {
+        std::size_t dom = 0;
+        for (char c : domain[t])
+          dom += static_cast<std::size_t>(c);
+        while (vals.size() < dom)
+          vals.push_back(0);
+      }
+      if (vals.empty())
+        continue;
+      double sum = 0, lo = vals[0], hi = vals[0];
+      for (double v : vals) {
+        sum += v;
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+      double mean = sum / static_cast<double>(vals.size());
+      if (mean > 0)
+        spread_ = std::max(spread_, (hi - lo) / mean);
+      points.push_back({ts[t].procs, 1, mean});
+    }
+    return points;
+  }
+};
+
+} // namespace
+
+AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuildOptions& options)
+{
+  if (traces.empty())
+    throw Error("model build: give the traces of one program at two or more process counts");
+  std::vector<Training> ts;
+  for (const std::string& path : traces) {
+    Training t;
+    t.trace = path;
+    t.index = trace_index_for(path);
+    TraceIndex index = read_trace_index(t.index);
+    t.procs = index.ranks();
+    ts.push_back(std::move(t));
+  }
+  std::stable_sort(ts.begin(), ts.end(), [](const Training& a, const Training& b) { return a.procs < b.procs; });
+  for (std::size_t i = 1; i < ts.size(); ++i)
+    if (ts[i].procs == ts[i - 1].procs)
+      throw Error(fmt::format("{} and {} are both traces at {} processes: give one trace per process count",
+                              ts[i - 1].trace, ts[i].trace, ts[i].procs));
+  if (ts.size() < 2)
+    throw Error(fmt::format("{}: one process count only ({}): the application model needs traces of the program at "
+                            "two or more counts (1, 2, 4 and 8, say) to learn how it changes with n",
+                            ts[0].trace, ts[0].procs));
+  for (Training& t : ts)
+    read_training(t, options);
+
+  AppModel model;
+  model.grid = choose_grid(ts, options, model.notes);
+  model.grid_given = options.grid_given;
+  for (const Training& t : ts) {
+    model.training_procs.push_back(t.procs);
+    model.training_traces.push_back(t.trace);
+  }
+
+  // every rank of every count into one template, the richest first
+  struct Order {
+    std::size_t leaves;
+    int t, r;
+  };
+  std::vector<Order> order;
+  for (std::size_t t = 0; t < ts.size(); ++t)
+    for (int r = 0; r < ts[t].procs; ++r)
+      order.push_back({leaves(ts[t].ranks[static_cast<std::size_t>(r)].folded), static_cast<int>(t), r});
+  std::stable_sort(order.begin(), order.end(), [](const Order& a, const Order& b) {
+    if (a.leaves != b.leaves)
+      return a.leaves > b.leaves;
+    if (a.t != b.t)
+      return a.t > b.t;
+    return a.r < b.r;
+  });
+  std::vector<ANode> tmpl;
+  unordered_gaps = false;
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    throw_if_interrupted();
+    const Order& o = order[k];
+    Training& t = ts[static_cast<std::size_t>(o.t)];
+    std::vector<ANode> seq;
+    for (const FoldNode& f : t.ranks[static_cast<std::size_t>(o.r)].folded)
+      seq.push_back(abstract(f, o.t, o.r, t));
+    t.ranks[static_cast<std::size_t>(o.r)].folded.clear();
+    tmpl = k == 0 ? std::move(seq) : merge(std::move(tmpl), std::move(seq));
+    if (options.progress && (k + 1) % 64 == 0)
+      options.progress(fmt::format("aligned {} of {} ranks", k + 1, order.size()));
+  }
+
+  if (unordered_gaps)
+    model.notes.push_back("some actions were never seen together on one rank at the training counts (a rank with "
+                          "neighbours on both sides of an axis, say): their order is assumed, the negative direction "
+                          "first along an axis");
+  Resolver resolver{ts, model.notes};
+  Presence all = resolver.empty();
+  for (auto& row : all)
+    std::fill(row.begin(), row.end(), 1);
+  model.body = resolver.resolve(tmpl, all);
+  if (resolver.worst_compute_spread > 0.1)
+    model.notes.push_back(fmt::format("the ranks' computation between two actions differs by up to {:.0f}% of its "
+                                      "mean at one count; the model gives every rank the mean",
+                                      100 * resolver.worst_compute_spread));
+  return model;
+}
+
+} // namespace perfcast
