@@ -84,6 +84,8 @@ nlohmann::json guard_to_json(const Guard& g)
     j["min_procs"] = g.min_procs;
   if (g.rank_rule != Guard::RankRule::Any)
     j[g.rank_rule == Guard::RankRule::Only ? "only" : "except"] = ref_to_json(g.rank);
+  if (g.as != Guard::Sibling::None)
+    j["as"] = g.as == Guard::Sibling::Next ? "next" : "previous";
   return j;
 }
 
@@ -100,8 +102,13 @@ Guard guard_from_json(const nlohmann::json& j, const std::string& where)
     else if (key == "only" || key == "except") {
       g.rank_rule = key == "only" ? Guard::RankRule::Only : Guard::RankRule::Except;
       g.rank = ref_from_json(value, where);
+    } else if (key == "as") {
+      std::string v = value.get<std::string>();
+      if (v != "next" && v != "previous")
+        throw Error(fmt::format("{}: guard \"as\" is '{}' (expected \"next\" or \"previous\")", where, v));
+      g.as = v == "next" ? Guard::Sibling::Next : Guard::Sibling::Previous;
     } else
-      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except)", where,
+      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except, as)", where,
                               key));
   }
   return g;
@@ -140,6 +147,18 @@ nlohmann::json node_to_json(const ModelNode& n)
     j["peer_bytes"] = n.peer_bytes;
   if (n.waits_all_pending)
     j["waits_all_pending"] = true;
+  if (n.one_rank) {
+    nlohmann::json o{{"rank", ref_to_json(n.one_rank->rank)}};
+    if (has_value(n.type))
+      o["value"] = n.one_rank->value;
+    if (has_bytes(n.type))
+      o["bytes"] = n.one_rank->bytes;
+    if (has_recv_bytes(n.type))
+      o["recv_bytes"] = n.one_rank->recv_bytes;
+    if (has_peer_counts(n.type))
+      o["peer_bytes"] = n.one_rank->peer_bytes;
+    j["one_rank"] = o;
+  }
   if (!n.origin.empty())
     j["origin"] = n.origin;
   return j;
@@ -202,6 +221,24 @@ ModelNode node_from_json(const nlohmann::json& j, const std::string& where)
   law("recv_bytes", n.recv_bytes, has_recv_bytes(n.type));
   law("peer_bytes", n.peer_bytes, has_peer_counts(n.type));
   n.waits_all_pending = j.value("waits_all_pending", false);
+  if (j.contains("one_rank")) {
+    const auto& o = j.at("one_rank");
+    RankLaws r;
+    r.rank = ref_from_json(o.at("rank"), at + " one_rank");
+    if (r.rank.kind != RankRef::Kind::Fixed && r.rank.kind != RankRef::Kind::FromLast)
+      throw Error(fmt::format("{}: one_rank's rank is {{\"rank\": K}} or {{\"from_last\": K}}", at));
+    auto one = [&](const char* key, Law& out, bool needed) {
+      if (o.contains(key))
+        out = law_from_json(o.at(key), at + " one_rank " + key);
+      else if (needed)
+        throw Error(fmt::format("{}: one_rank misses \"{}\"", at, key));
+    };
+    one("value", r.value, has_value(n.type));
+    one("bytes", r.bytes, has_bytes(n.type));
+    one("recv_bytes", r.recv_bytes, has_recv_bytes(n.type));
+    one("peer_bytes", r.peer_bytes, has_peer_counts(n.type));
+    n.one_rank = r;
+  }
   n.origin = j.value("origin", std::string());
   return n;
 }
@@ -213,6 +250,17 @@ std::vector<ModelNode> nodes_from_json(const nlohmann::json& j, const std::strin
   std::vector<ModelNode> out;
   for (std::size_t i = 0; i < j.size(); ++i)
     out.push_back(node_from_json(j[i], fmt::format("{} node {}", where, i + 1)));
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    Guard::Sibling as = out[i].guard.as;
+    bool ok = as == Guard::Sibling::None ||
+              (!out[i].loop && out[i].type == ActionType::Compute &&
+               (as == Guard::Sibling::Next ? i + 1 < out.size() && out[i + 1].guard.as == Guard::Sibling::None
+                                           : i > 0 && out[i - 1].guard.as == Guard::Sibling::None));
+    if (!ok)
+      throw Error(fmt::format("{} node {}: a guard \"as\" a sibling belongs to a compute beside an action with a "
+                              "guard of its own",
+                              where, i + 1));
+  }
   return out;
 }
 
@@ -228,7 +276,7 @@ void describe_nodes(const std::vector<ModelNode>& nodes, int depth, std::string&
       continue;
     }
     if (n.type == ActionType::Compute && n.value.points.size() > 0 && n.value.curve.form == CurveForm::Constant &&
-        n.value.curve.a == 0)
+        n.value.curve.a == 0 && !n.one_rank)
       continue; // an empty slot
     Action a;
     a.type = n.type;
@@ -244,6 +292,8 @@ void describe_nodes(const std::vector<ModelNode>& nodes, int depth, std::string&
       line += fmt::format(" comm {}", n.comm);
     if (has_value(n.type))
       line += (n.type == ActionType::Compute ? " " : " flops ") + n.value.describe();
+    if (n.one_rank && has_value(n.type))
+      line += " (" + n.one_rank->rank.describe() + ": " + n.one_rank->value.describe() + ")";
     if (has_bytes(n.type) && !n.waits_all_pending)
       line += (n.type == ActionType::Waitall || n.type == ActionType::Testall ? " requests " : " bytes ") +
               n.bytes.describe();
@@ -279,6 +329,8 @@ std::string Guard::describe() const
     parts.push_back((rank_rule == RankRule::Only ? "only on " : "not on ") + rank.describe());
   if (min_procs > 0)
     parts.push_back(fmt::format("from {} processes", min_procs));
+  if (as != Sibling::None)
+    parts.push_back(as == Sibling::Next ? "where the next action is done" : "where the action before is done");
   std::string s;
   for (const auto& p : parts)
     s += (s.empty() ? "" : ", ") + p;

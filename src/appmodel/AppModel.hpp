@@ -14,6 +14,7 @@
 #include "trace/Action.hpp"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,18 @@ struct Guard {
   enum class RankRule : std::uint8_t { Any, Only, Except };
   RankRule rank_rule = RankRule::Any;
   RankRef rank; ///< Fixed or FromLast, when rank_rule is not Any
-  bool always() const { return !neighbours && min_procs == 0 && rank_rule == RankRule::Any; }
+  /// a compute slot done where the action after it (or before it) is done, by that action's guard
+  enum class Sibling : std::uint8_t { None, Next, Previous };
+  Sibling as = Sibling::None;
+  bool always() const { return !neighbours && min_procs == 0 && rank_rule == RankRule::Any && as == Sibling::None; }
   /// "where its partners exist, from 4 processes", "" when always.
   std::string describe() const;
+};
+
+/// One rank whose numbers differ from every other rank's at each count (a root that reads the input): its laws.
+struct RankLaws {
+  RankRef rank; ///< Fixed or FromLast
+  Law value, bytes, recv_bytes, peer_bytes;
 };
 
 struct ModelNode {
@@ -67,6 +77,7 @@ struct ModelNode {
   Law recv_bytes; ///< bytes received (sendrecv, gather, scatter, all-to-all, allgather)
   Law peer_bytes; ///< v-collectives: bytes per peer, every peer alike
   bool waits_all_pending = false; ///< waitall/testall over every request pending (its count follows the requests)
+  std::optional<RankLaws> one_rank; ///< that rank's own laws (the laws above are the other ranks')
   std::string origin; ///< TRACE:LINE of its first instance in the largest training trace, for messages
 };
 

@@ -53,18 +53,27 @@ std::vector<ExtrapolationPlan::Node> ExtrapolationPlan::plan(const std::vector<M
       p.iterations = static_cast<std::uint64_t>(eval(m.iterations, "iterations"));
       p.body = plan(m.body);
     } else {
-      if (has_value(m.type))
-        p.value = std::min(eval(m.value, "flops"), kMaxActionValue);
-      auto bytes = [&](const Law& law, const char* what) {
-        return std::min(eval(law, what), static_cast<double>(kMaxMessageBytes));
+      auto numbers = [&](const Law& value, const Law& bytes_law, const Law& recv, const Law& peer) {
+        Node::Numbers x;
+        auto bytes = [&](const Law& law, const char* what) {
+          return std::min(eval(law, what), static_cast<double>(kMaxMessageBytes));
+        };
+        if (has_value(m.type))
+          x.value = std::min(eval(value, "flops"), kMaxActionValue);
+        if (has_bytes(m.type))
+          x.bytes = bytes(bytes_law, "bytes");
+        if (has_recv_bytes(m.type))
+          x.recv_bytes = bytes(recv, "received bytes");
+        if (has_peer_counts(m.type))
+          x.peer_bytes = std::min(bytes(peer, "bytes per peer"),
+                                  static_cast<double>(kMaxMessageBytes) / std::max(1, procs_));
+        return x;
       };
-      if (has_bytes(m.type))
-        p.bytes = bytes(m.bytes, "bytes");
-      if (has_recv_bytes(m.type))
-        p.recv_bytes = bytes(m.recv_bytes, "received bytes");
-      if (has_peer_counts(m.type))
-        p.peer_bytes = std::min(bytes(m.peer_bytes, "bytes per peer"),
-                                static_cast<double>(kMaxMessageBytes) / std::max(1, procs_));
+      p.numbers = numbers(m.value, m.bytes, m.recv_bytes, m.peer_bytes);
+      if (m.one_rank) {
+        p.one_numbers = numbers(m.one_rank->value, m.one_rank->bytes, m.one_rank->recv_bytes, m.one_rank->peer_bytes);
+        p.one_rank = resolve_rank(m.one_rank->rank, 0, procs_, grid_);
+      }
     }
     out.push_back(std::move(p));
   }
@@ -90,16 +99,22 @@ bool RankGenerator::next(Action& out)
       stack_.pop_back();
       continue;
     }
-    const ExtrapolationPlan::Node& p = (*f.nodes)[f.index++];
+    std::size_t at = f.index++;
+    const ExtrapolationPlan::Node& p = (*f.nodes)[at];
     const ModelNode& m = *p.node;
-    if (!guard_admits(m.guard, m, rank_, n, grid))
+    // a slot guarded as its neighbour action is done where that action is
+    const ModelNode& g = m.guard.as == Guard::Sibling::Next       ? *(*f.nodes)[at + 1].node
+                         : m.guard.as == Guard::Sibling::Previous ? *(*f.nodes)[at - 1].node
+                                                                  : m;
+    if (!guard_admits(g.guard, g, rank_, n, grid))
       continue;
     if (m.loop) {
       if (p.iterations > 0 && !p.body.empty())
         stack_.push_back({&p.body, 0, p.iterations});
       continue;
     }
-    if (m.type == ActionType::Compute && !(p.value >= 1))
+    const ExtrapolationPlan::Node::Numbers& x = rank_ == p.one_rank ? p.one_numbers : p.numbers;
+    if (m.type == ActionType::Compute && !(x.value >= 1))
       continue; // an empty slot
     Action a;
     a.type = m.type;
@@ -118,11 +133,11 @@ bool RankGenerator::next(Action& out)
       if (a.partner2 == kOffGrid)
         continue;
     }
-    a.value = p.value;
-    a.bytes = static_cast<std::uint64_t>(p.bytes);
-    a.recv_bytes = static_cast<std::uint64_t>(p.recv_bytes);
+    a.value = x.value;
+    a.bytes = static_cast<std::uint64_t>(x.bytes);
+    a.recv_bytes = static_cast<std::uint64_t>(x.recv_bytes);
     if (has_peer_counts(m.type)) {
-      auto peer = static_cast<std::uint64_t>(p.peer_bytes);
+      auto peer = static_cast<std::uint64_t>(x.peer_bytes);
       std::vector<std::uint64_t> counts(static_cast<std::size_t>(n), peer);
       switch (m.type) {
       case ActionType::Scatterv: a.send_counts = counts; break;

@@ -28,7 +28,12 @@ public:
   struct Node {
     const ModelNode* node = nullptr;
     std::uint64_t iterations = 0;
-    double value = 0, bytes = 0, recv_bytes = 0, peer_bytes = 0;
+    struct Numbers {
+      double value = 0, bytes = 0, recv_bytes = 0, peer_bytes = 0;
+    };
+    Numbers numbers;     ///< every rank's
+    Numbers one_numbers; ///< the node's one_rank's, when it has one
+    int one_rank = -1;   ///< that rank at this count
     std::vector<Node> body;
   };
   const std::vector<Node>& body() const { return body_; }

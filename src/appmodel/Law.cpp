@@ -14,23 +14,32 @@ namespace {
 struct Candidate {
   LawVariable variable;
   CurveForm form;
+  bool scaled = false; ///< one coefficient: a x^exponent, the exponent fixed
+  double exponent = 0;
 };
 
-// in order of simplicity: a tie goes to the earlier one
-const std::vector<Candidate>& candidates()
+// In order of preference: a tie goes to the earlier one. One-coefficient laws come first: a constant, traffic to a
+// neighbour proportional to the face it crosses (a fixed domain cut finer), work shared by the n processes; then
+// the two-coefficient forms. For traffic to a grid neighbour the face's area comes before n: on MPI_Dims_create's
+// grids of 2, 4 and 8 processes A and 1/n can agree, and the face is what a decomposition sends.
+std::vector<Candidate> candidates(bool with_area)
 {
-  static const std::vector<Candidate> list = {
-      {LawVariable::Procs, CurveForm::Constant}, {LawVariable::Procs, CurveForm::Power},
-      {LawVariable::Area, CurveForm::Power},     {LawVariable::Procs, CurveForm::Inverse},
-      {LawVariable::Procs, CurveForm::Linear},   {LawVariable::Procs, CurveForm::LogLinear},
-      {LawVariable::Area, CurveForm::Linear},
-  };
+  std::vector<Candidate> list = {{LawVariable::Procs, CurveForm::Constant}};
+  if (with_area)
+    list.push_back({LawVariable::Area, CurveForm::Power, true, 1});
+  list.push_back({LawVariable::Procs, CurveForm::Power, true, -1});
+  if (with_area)
+    list.push_back({LawVariable::Area, CurveForm::Power});
+  for (CurveForm f : {CurveForm::Power, CurveForm::Inverse, CurveForm::Linear, CurveForm::LogLinear})
+    list.push_back({LawVariable::Procs, f});
+  if (with_area)
+    list.push_back({LawVariable::Area, CurveForm::Linear});
   return list;
 }
 
 double x_of(LawVariable v, const LawPoint& p) { return v == LawVariable::Procs ? p.procs : p.area; }
 
-int coefficients(CurveForm f) { return f == CurveForm::Constant ? 1 : 2; }
+int coefficients(const Candidate& c) { return c.form == CurveForm::Constant || c.scaled ? 1 : 2; }
 
 std::size_t distinct_x(LawVariable v, const std::vector<LawPoint>& p, std::size_t count)
 {
@@ -42,6 +51,20 @@ std::size_t distinct_x(LawVariable v, const std::vector<LawPoint>& p, std::size_
 
 Curve fit_on(const Candidate& c, const std::vector<LawPoint>& p, std::size_t count)
 {
+  if (c.scaled) {
+    // least squares of y = a x^e: a = sum(y x^e) / sum(x^2e)
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      double xe = std::pow(x_of(c.variable, p[i]), c.exponent);
+      num += p[i].value * xe;
+      den += xe * xe;
+    }
+    Curve curve;
+    curve.form = CurveForm::Power;
+    curve.a = den > 0 ? num / den : 0;
+    curve.b = c.exponent;
+    return curve;
+  }
   std::vector<double> x, y;
   for (std::size_t i = 0; i < count; ++i) {
     x.push_back(x_of(c.variable, p[i]));
@@ -106,6 +129,8 @@ std::string Law::describe() const
   }
   if (validated && error > 0)
     s += fmt::format(" (+-{:.1f}%)", 100 * error);
+  else if (borrowed)
+    s += " (one count; its siblings' form)";
   else if (!validated && points.size() < 2)
     s += " (one count)";
   return s;
@@ -143,12 +168,10 @@ Law choose_law(std::vector<LawPoint> points, bool integer, bool with_area)
   bool found = false;
   double best_error = 0;
   Candidate best{LawVariable::Procs, CurveForm::Constant};
-  for (const Candidate& c : candidates()) {
-    if (c.variable == LawVariable::Area && !with_area)
+  for (const Candidate& c : candidates(with_area)) {
+    if (c.form == CurveForm::Power && !c.scaled && !positive)
       continue;
-    if (c.form == CurveForm::Power && !positive)
-      continue;
-    std::size_t k = static_cast<std::size_t>(coefficients(c.form));
+    std::size_t k = static_cast<std::size_t>(coefficients(c));
     if (distinct_x(c.variable, points, K) < k)
       continue;
     double sum = 0;
@@ -188,7 +211,8 @@ void to_json(nlohmann::json& j, const Law& law)
                      {"integer", law.integer},
                      {"validated", law.validated},
                      {"error", law.error},
-                     {"spread", law.spread}};
+                     {"spread", law.spread},
+                     {"borrowed", law.borrowed}};
   nlohmann::json pts = nlohmann::json::array();
   for (const LawPoint& p : law.points)
     pts.push_back({p.procs, p.area, p.value});
@@ -212,6 +236,7 @@ Law law_from_json(const nlohmann::json& j, const std::string& where)
     law.validated = j.value("validated", false);
     law.error = j.value("error", 0.0);
     law.spread = j.value("spread", 0.0);
+    law.borrowed = j.value("borrowed", false);
     if (j.contains("points"))
       for (const auto& p : j.at("points")) {
         if (!p.is_array() || p.size() != 3)

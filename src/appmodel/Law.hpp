@@ -36,6 +36,7 @@ struct Law {
   bool validated = false; ///< error comes from forward validation (enough counts for the form)
   double error = 0;       ///< mean relative error of the forward forecasts; 0 when every count agreed
   double spread = 0;      ///< largest (max - min) / mean across the ranks at one training count
+  bool borrowed = false;  ///< seen at one count only: the form of its sibling actions, its coefficient from that count
   std::vector<LawPoint> points;
   /// The value at n processes (area: A there), never negative, rounded when integer.
   double at(int procs, double area) const;

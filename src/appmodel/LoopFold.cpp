@@ -1,6 +1,8 @@
 #include "appmodel/LoopFold.hpp"
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace perfcast {
 
@@ -85,6 +87,58 @@ void absorb(FoldNode& into, const FoldNode& from)
     absorb(into.body[i], from.body[i]);
 }
 
+// the leaves directly in a new loop's first iteration (not those of loops inside it) are its first instances
+void mark_first(std::vector<FoldNode>& body)
+{
+  for (FoldNode& n : body)
+    if (!n.loop) {
+      n.sums.first = n.action.type == ActionType::Compute ? n.sums.value : 0;
+      n.sums.entries = n.sums.instances;
+    }
+}
+
+bool is_slot(const FoldNode& n) { return !n.loop && n.action.type == ActionType::Compute; }
+
+// A loop begins with the slot before its first action, so a body that computes last ("exchange, compute") holds
+// its computation in the next iteration's leading slot: the first iteration's stands apart (the computation before
+// the loop) and the last one's falls after the loop. Where the slot after the loop is nearer the body's other
+// instances than its first instances are, the loop is turned: the first instances become a slot before it, the
+// body ends with a slot of the other instances and the slot after.
+void turn_loops(std::vector<FoldNode>& seq)
+{
+  for (FoldNode& n : seq)
+    if (n.loop)
+      turn_loops(n.body);
+  for (std::size_t i = 0; i + 1 < seq.size(); ++i) {
+    FoldNode& loop = seq[i];
+    if (!loop.loop || loop.body.empty() || !is_slot(loop.body.front()) || !is_slot(seq[i + 1]))
+      continue;
+    const FoldSums& head = loop.body.front().sums;
+    const FoldSums& next = seq[i + 1].sums;
+    double others = head.instances - head.entries;
+    if (head.entries <= 0 || others <= 0 || next.instances <= 0)
+      continue;
+    double first = head.first / head.entries, rest = (head.value - head.first) / others,
+           after = next.value / next.instances;
+    if (!(std::fabs(after - rest) < std::fabs(first - rest)))
+      continue;
+    FoldNode before = loop.body.front();
+    before.sums.value = head.first;
+    before.sums.instances = head.entries;
+    before.sums.first = before.sums.entries = 0;
+    FoldNode last = loop.body.front();
+    last.sums.value = head.value - head.first + next.value;
+    last.sums.instances = others + next.instances;
+    last.sums.first = last.sums.entries = 0;
+    loop.body.erase(loop.body.begin());
+    loop.body.push_back(std::move(last));
+    loop.body_hash = sequence_hash(loop.body);
+    seq.erase(seq.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+    seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(i), std::move(before));
+    ++i;
+  }
+}
+
 } // namespace
 
 void FoldSums::add(const FoldSums& o)
@@ -94,6 +148,8 @@ void FoldSums::add(const FoldSums& o)
   bytes += o.bytes;
   recv_bytes += o.recv_bytes;
   peer_bytes += o.peer_bytes;
+  first += o.first;
+  entries += o.entries;
   waits_all_pending = waits_all_pending && o.waits_all_pending;
 }
 
@@ -152,6 +208,7 @@ void LoopFolder::fold()
         loop.body_hash = tail;
         loop.body.assign(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - 2 * L)),
                          std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)));
+        mark_first(loop.body);
         FoldNode second;
         second.loop = true;
         second.body.assign(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)),
@@ -169,12 +226,12 @@ void LoopFolder::fold()
   }
 }
 
-FoldNode LoopFolder::empty_slot(const Action& after)
+FoldNode LoopFolder::empty_slot(const Action& before)
 {
   FoldNode slot;
   slot.action.type = ActionType::Compute;
-  slot.action.rank = after.rank;
-  slot.action.line = after.line;
+  slot.action.rank = before.rank;
+  slot.action.line = before.line;
   slot.sums.instances = 1;
   slot.hash = leaf_hash(slot.action);
   return slot;
@@ -183,7 +240,7 @@ FoldNode LoopFolder::empty_slot(const Action& after)
 void LoopFolder::add(const Action& a)
 {
   if (!started_) {
-    slot_ = empty_slot(a); // the slot before the first action
+    slot_ = empty_slot(a);
     started_ = true;
   }
   if (a.type == ActionType::Compute) {
@@ -205,11 +262,53 @@ void LoopFolder::add(const Action& a)
   slot_ = empty_slot(a);
 }
 
+namespace {
+
+// one iteration's share of a folded node: its sums over `iterations` instances divided evenly
+void scale(FoldNode& n, double factor)
+{
+  if (n.loop) {
+    for (FoldNode& c : n.body)
+      scale(c, factor);
+    return;
+  }
+  FoldSums& s = n.sums;
+  s.instances *= factor, s.value *= factor, s.bytes *= factor, s.recv_bytes *= factor, s.peer_bytes *= factor,
+      s.first *= factor, s.entries *= factor;
+}
+
+void unroll_short_loops(std::vector<FoldNode>& seq)
+{
+  std::vector<FoldNode> out;
+  for (FoldNode& n : seq) {
+    if (!n.loop) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    unroll_short_loops(n.body);
+    if (n.iterations <= LoopFolder::kUnrollIterations && n.iterations * n.body.size() <= LoopFolder::kUnrollNodes) {
+      for (FoldNode& c : n.body)
+        scale(c, 1.0 / static_cast<double>(n.iterations));
+      for (std::uint64_t k = 0; k < n.iterations; ++k)
+        for (const FoldNode& c : n.body)
+          out.push_back(c);
+      continue;
+    }
+    n.body_hash = sequence_hash(n.body);
+    out.push_back(std::move(n));
+  }
+  seq = std::move(out);
+}
+
+} // namespace
+
 std::vector<FoldNode> LoopFolder::finish()
 {
   if (started_)
     push(std::move(slot_));
   std::vector<FoldNode> out = std::move(seq_);
+  turn_loops(out);
+  unroll_short_loops(out);
   *this = LoopFolder{};
   return out;
 }

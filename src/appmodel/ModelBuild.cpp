@@ -11,6 +11,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace perfcast {
@@ -274,20 +275,28 @@ std::vector<RankRef> intersect(const std::vector<RankRef>& a, const std::vector<
   return out;
 }
 
-ANode abstract(const FoldNode& f, int t, int r, const Training& tr)
+bool is_slot(const FoldNode& f) { return !f.loop && f.action.type == ActionType::Compute; }
+
+void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<ANode>& out)
 {
   ANode a;
   if (f.loop) {
     a.loop = true;
     a.obs.push_back({t, r, {}, f.iterations, 0});
     for (const FoldNode& c : f.body)
-      a.body.push_back(abstract(c, t, r, tr));
-    return a;
+      abstract(c, t, r, tr, a.body);
+    out.push_back(std::move(a));
+    return;
   }
   const Action& x = f.action;
   a.type = x.type;
+  a.obs.push_back({t, r, f.sums, 0, x.line});
+  if (is_slot(f)) {
+    out.push_back(std::move(a));
+    return;
+  }
   a.nonblocking = x.nonblocking;
-  a.tag = x.type == ActionType::Compute ? 0 : x.tag;
+  a.tag = x.tag;
   a.comm = x.comm;
   a.has_counts = !x.send_counts.empty() || !x.recv_counts.empty();
   a.has_partner = has_rank_partner(x.type);
@@ -296,8 +305,7 @@ ANode abstract(const FoldNode& f, int t, int r, const Training& tr)
     a.cands = candidates(x.partner, r, tr.procs, tr.grid);
   if (a.has_partner2)
     a.cands2 = candidates(x.partner2, r, tr.procs, tr.grid);
-  a.obs.push_back({t, r, f.sums, 0, x.line});
-  return a;
+  out.push_back(std::move(a));
 }
 
 // ---- alignment
@@ -316,14 +324,34 @@ bool compatible(const ANode& x, const ANode& y)
 
 int align(const std::vector<ANode>& a, const std::vector<ANode>& b, std::vector<std::pair<std::size_t, std::size_t>>* pairs);
 
+bool is_slot(const ANode& a) { return !a.loop && a.type == ActionType::Compute; }
+
+// whether two candidate lists share a reference relative to the rank (itself, a grid offset)
+bool share_relative(const std::vector<RankRef>& a, const std::vector<RankRef>& b)
+{
+  for (const RankRef& r : intersect(a, b))
+    if (r.kind == RankRef::Kind::Self || r.kind == RankRef::Kind::Offset)
+      return true;
+  return false;
+}
+
+// Actions and loops align; a compute slot goes with the action after it (merge() pairs them), so slots never
+// anchor an alignment of their own. Two actions whose partners agree only as a fixed rank (three neighbours of
+// rank 0, each in its own direction) weigh less than two whose partners keep one grid offset.
 int pair_score(const ANode& x, const ANode& y)
 {
   if (x.loop != y.loop)
     return 0;
-  if (!x.loop)
-    return compatible(x, y) ? 1 : 0;
+  if (!x.loop) {
+    if (is_slot(x) || !compatible(x, y))
+      return 0;
+    bool relative = (!x.has_partner || share_relative(x.cands, y.cands) ||
+                     x.cands.front().kind == RankRef::Kind::AnySource) &&
+                    (!x.has_partner2 || share_relative(x.cands2, y.cands2));
+    return relative ? 4 : 1;
+  }
   int s = align(x.body, y.body, nullptr);
-  return s > 0 ? 1 + s : 0;
+  return s > 0 ? 4 + s : 0;
 }
 
 // weighted longest common subsequence; fills pairs (in order) when given
@@ -403,17 +431,26 @@ void append_gap(std::vector<ANode>& out, std::vector<ANode>& t, std::size_t i, s
         return true;
     return false;
   };
-  if (actions(t, i, ti) && actions(s, j, sj))
+  bool both = actions(t, i, ti) && actions(s, j, sj);
+  if (both)
     unordered_gaps = true;
-  while (i < ti || j < sj) {
-    bool take_s = i == ti;
-    if (i < ti && j < sj) {
-      const std::vector<int>* a = direction(t[i]);
-      const std::vector<int>* b = direction(s[j]);
-      take_s = a && b && a->size() == b->size() && *b < *a && s[j].type == t[i].type;
-    }
-    out.push_back(take_s ? std::move(s[j++]) : std::move(t[i++]));
-  }
+  // each side's items stay together (a rank's own run of actions), the side of the lesser direction first
+  auto first_direction = [](const std::vector<ANode>& v, std::size_t a, std::size_t b) -> const std::vector<int>* {
+    for (std::size_t k = a; k < b; ++k)
+      if (const std::vector<int>* d = direction(v[k]))
+        return d;
+    return nullptr;
+  };
+  const std::vector<int>* dt = both ? first_direction(t, i, ti) : nullptr;
+  const std::vector<int>* ds = both ? first_direction(s, j, sj) : nullptr;
+  bool s_first = dt && ds && dt->size() == ds->size() && *ds < *dt;
+  for (int side = 0; side < 2; ++side)
+    if ((side == 0) != s_first)
+      while (i < ti)
+        out.push_back(std::move(t[i++]));
+    else
+      while (j < sj)
+        out.push_back(std::move(s[j++]));
 }
 
 std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s)
@@ -422,14 +459,114 @@ std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s)
   align(t, s, &pairs);
   std::vector<ANode> out;
   std::size_t i = 0, j = 0;
+  // the slots before two matched nodes (or at both ends) are one slot
+  auto slot_pair = [&](std::size_t ti, std::size_t sj) {
+    bool tb = ti > i && is_slot(t[ti - 1]), sb = sj > j && is_slot(s[sj - 1]);
+    append_gap(out, t, i, tb ? ti - 1 : ti, s, j, sb ? sj - 1 : sj);
+    if (tb && sb) {
+      merge_node(t[ti - 1], std::move(s[sj - 1]));
+      out.push_back(std::move(t[ti - 1]));
+    } else if (tb)
+      out.push_back(std::move(t[ti - 1]));
+    else if (sb)
+      out.push_back(std::move(s[sj - 1]));
+  };
   for (auto [pi, pj] : pairs) {
-    append_gap(out, t, i, pi, s, j, pj);
+    slot_pair(pi, pj);
     merge_node(t[pi], std::move(s[pj]));
     out.push_back(std::move(t[pi]));
     i = pi + 1, j = pj + 1;
   }
-  append_gap(out, t, i, t.size(), s, j, s.size());
+  // the slots that end both sequences
+  bool te = t.size() > i && is_slot(t.back()), se = s.size() > j && is_slot(s.back());
+  if (te && se) {
+    append_gap(out, t, i, t.size() - 1, s, j, s.size() - 1);
+    merge_node(t.back(), std::move(s.back()));
+    out.push_back(std::move(t.back()));
+  } else
+    append_gap(out, t, i, t.size(), s, j, s.size());
   return out;
+}
+
+// ---- computation of ranks without some actions
+
+using RankKey = std::pair<int, int>; // (training, rank)
+
+std::vector<std::set<RankKey>> presence_sets(const std::vector<ANode>& body)
+{
+  std::vector<std::set<RankKey>> p(body.size());
+  for (std::size_t i = 0; i < body.size(); ++i)
+    for (const Obs& o : body[i].obs)
+      p[i].insert({o.t, o.rank});
+  return p;
+}
+
+// the action (or loop) before node i in its body, or npos
+std::size_t previous_action(const std::vector<ANode>& body, std::size_t i)
+{
+  while (i-- > 0)
+    if (!is_slot(body[i]))
+      return i;
+  return std::string::npos;
+}
+
+double per_instance(const Obs& o) { return o.sums.instances > 0 ? o.sums.value / o.sums.instances : 0; }
+
+// whether a slot's instance at a rank measures one gap: the rank also did the action before the slot
+bool clean(const std::vector<std::set<RankKey>>& p, std::size_t prev, const Obs& o)
+{
+  return prev == std::string::npos || p[prev].count({o.t, o.rank}) > 0;
+}
+
+// A rank that lacks an action (an edge rank's missing neighbour, a pipeline's last stage) runs the computation of
+// the gaps around it together into the slot before its next action. Within a body, that computation moves to the
+// slot of the gaps it spans where the ranks that measure one gap there compute most: where the code computes.
+void relocate_computation(std::vector<ANode>& body)
+{
+  for (ANode& n : body)
+    if (n.loop)
+      relocate_computation(n.body);
+  std::vector<std::set<RankKey>> p = presence_sets(body);
+  std::vector<double> mean(body.size(), 0);
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (!is_slot(body[i]))
+      continue;
+    std::size_t prev = previous_action(body, i);
+    double sum = 0;
+    int k = 0;
+    for (const Obs& o : body[i].obs)
+      if (clean(p, prev, o))
+        sum += per_instance(o), ++k;
+    mean[i] = k > 0 ? sum / k : 0;
+  }
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    if (!is_slot(body[i]))
+      continue;
+    std::size_t prev = previous_action(body, i);
+    std::vector<Obs> keep;
+    for (const Obs& o : body[i].obs) {
+      if (clean(p, prev, o)) {
+        keep.push_back(o);
+        continue;
+      }
+      // the slots back to the rank's previous action in this body
+      std::size_t best = i;
+      for (std::size_t j = i; j-- > 0;) {
+        if (!is_slot(body[j])) {
+          if (p[j].count({o.t, o.rank}))
+            break;
+          continue;
+        }
+        if (mean[j] > mean[best])
+          best = j;
+      }
+      if (best == i)
+        keep.push_back(o);
+      else
+        body[best].obs.push_back(o);
+    }
+    body[i].obs = std::move(keep);
+  }
 }
 
 std::size_t leaves(const std::vector<FoldNode>& nodes)
@@ -604,16 +741,68 @@ struct Resolver {
     return law;
   }
 
+  void choose_guard(ANode& a, ModelNode& m, const Presence& domain, const Presence& present)
+  {
+    std::size_t limit = 8;
+    std::vector<RankRef> c1 = a.has_partner ? a.cands : std::vector<RankRef>{RankRef{}};
+    std::vector<RankRef> c2 = a.has_partner2 ? a.cands2 : std::vector<RankRef>{RankRef{}};
+    for (std::size_t x = 0; x < c1.size() && x < limit; ++x)
+      for (std::size_t y = 0; y < c2.size() && y < limit; ++y) {
+        m.partner = c1[x];
+        m.partner2 = c2[y];
+        for (const Guard& g : guard_candidates(m, domain, present))
+          if (explains(g, m, domain, present)) {
+            m.guard = g;
+            // the chosen references first, for the laws' areas
+            if (a.has_partner)
+              std::swap(a.cands[0], a.cands[x]);
+            if (a.has_partner2)
+              std::swap(a.cands2[0], a.cands2[y]);
+            return;
+          }
+      }
+    unexplained(a, domain, present);
+  }
+
   std::vector<ModelNode> resolve(std::vector<ANode>& nodes, const Presence& domain)
   {
-    std::vector<ModelNode> out;
+    std::vector<ModelNode> out(nodes.size());
     std::vector<Presence> presences;
+    auto is_slot = [&](std::size_t i) { return !nodes[i].loop && nodes[i].type == ActionType::Compute; };
+    // actions of one kind whose partners no training grid told apart (+1 and -1 on a side of 2) take distinct
+    // references, in the order of their candidates (the negative direction first)
+    std::map<std::vector<std::string>, std::size_t> seen;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      ANode& a = nodes[i];
+      if (a.loop || !a.has_partner || a.cands.size() < 2 || a.cands[1].kind != RankRef::Kind::Offset)
+        continue;
+      std::vector<std::string> key{std::to_string(static_cast<int>(a.type)), std::to_string(a.tag),
+                                   std::to_string(a.comm)};
+      for (const RankRef& c : a.cands)
+        key.push_back(c.describe());
+      // the nearest offsets are the ones no grid told apart; the k-th such action takes the (k mod their number)-th
+      std::size_t nearest = 0;
+      auto l1 = [](const RankRef& r) {
+        int d = 0;
+        for (int o : r.offset)
+          d += std::abs(o);
+        return d;
+      };
+      while (nearest < a.cands.size() && a.cands[nearest].kind == RankRef::Kind::Offset &&
+             l1(a.cands[nearest]) == l1(a.cands[0]))
+        ++nearest;
+      if (nearest < 2)
+        continue;
+      std::size_t k = seen[key]++ % nearest;
+      if (k > 0)
+        std::rotate(a.cands.begin(), a.cands.begin() + static_cast<std::ptrdiff_t>(k),
+                    a.cands.begin() + static_cast<std::ptrdiff_t>(k) + 1);
+    }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       throw_if_interrupted();
       ANode& a = nodes[i];
-      Presence present = presence(a);
-      presences.push_back(present);
-      ModelNode m;
+      presences.push_back(presence(a));
+      ModelNode& m = out[i];
       m.loop = a.loop;
       m.type = a.type;
       m.nonblocking = a.nonblocking;
@@ -622,91 +811,146 @@ struct Resolver {
       m.has_partner = a.has_partner;
       m.has_partner2 = a.has_partner2;
       m.origin = where(a);
-      bool slot = !a.loop && a.type == ActionType::Compute;
+      if (!is_slot(i))
+        choose_guard(a, m, domain, presences[i]);
+    }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      ANode& a = nodes[i];
+      ModelNode& m = out[i];
+      const Presence& present = presences[i];
+      bool slot = is_slot(i);
       bool zeros = false;
-      if (slot) {
-        // a compute slot follows the action before it; where neither explains it, every rank computes the mean
-        if (present == domain) {
-        } else if (i > 0 && presences[i - 1] == present)
-          m.guard = out.back().guard;
+      // a compute slot goes with the action after it (or, at a body's end, the one before); where neither explains
+      // which ranks compute there, every rank computes the mean
+      if (slot && present != domain) {
+        if (i + 1 < nodes.size() && !is_slot(i + 1) && presences[i + 1] == present)
+          m.guard.as = Guard::Sibling::Next;
+        else if (i > 0 && !is_slot(i - 1) && presences[i - 1] == present)
+          m.guard.as = Guard::Sibling::Previous;
         else
           zeros = true;
-      } else {
-        bool found = false;
-        std::size_t limit = 8;
-        std::vector<RankRef> c1 = a.has_partner ? a.cands : std::vector<RankRef>{RankRef{}};
-        std::vector<RankRef> c2 = a.has_partner2 ? a.cands2 : std::vector<RankRef>{RankRef{}};
-        for (std::size_t x = 0; x < c1.size() && x < limit && !found; ++x)
-          for (std::size_t y = 0; y < c2.size() && y < limit && !found; ++y) {
-            m.partner = c1[x];
-            m.partner2 = c2[y];
-            for (const Guard& g : guard_candidates(m, domain, present))
-              if (explains(g, m, domain, present)) {
-                m.guard = g;
-                found = true;
-                // the chosen references first, for the laws' areas
-                if (a.has_partner)
-                  std::swap(a.cands[0], a.cands[x]);
-                if (a.has_partner2)
-                  std::swap(a.cands2[0], a.cands2[y]);
-                break;
-              }
-          }
-        if (!found)
-          unexplained(a, domain, present);
       }
       if (a.loop) {
-        std::vector<LawPoint> pts = points_of(a, domain, false, [](const Obs& o) { return double(o.iterations); });
+        std::vector<LawPoint> pts = points_of(a, domain, nullptr, [](const Obs& o) { return double(o.iterations); });
         m.iterations = finish_law(pts, true, spread_, a);
         m.body = resolve(a.body, present);
       } else {
-        auto per = [](double s, double n) { return n > 0 ? s / n : 0; };
-        if (has_value(a.type)) {
-          m.value = finish_law(points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.value, o.sums.instances); }),
-                               false, spread_, a);
+        using Field = double (*)(const Obs&);
+        Field value = [](const Obs& o) { return o.sums.instances > 0 ? o.sums.value / o.sums.instances : 0; };
+        Field bytes = [](const Obs& o) { return o.sums.instances > 0 ? o.sums.bytes / o.sums.instances : 0; };
+        Field recv = [](const Obs& o) { return o.sums.instances > 0 ? o.sums.recv_bytes / o.sums.instances : 0; };
+        Field peer = [](const Obs& o) { return o.sums.instances > 0 ? o.sums.peer_bytes / o.sums.instances : 0; };
+        struct Param {
+          bool has;
+          Field field;
+          bool integer;
+          Law* law;
+          Law RankLaws::*own;
+        };
+        std::vector<Param> params = {{has_value(a.type), value, false, &m.value, &RankLaws::value},
+                                     {has_bytes(a.type), bytes, true, &m.bytes, &RankLaws::bytes},
+                                     {has_recv_bytes(a.type), recv, true, &m.recv_bytes, &RankLaws::recv_bytes},
+                                     {has_peer_counts(a.type), peer, true, &m.peer_bytes, &RankLaws::peer_bytes}};
+        // a slot's computation counts where it measures one gap: the rank did the action before it (relocate_
+        // computation moved the rest where it belongs); a count without communication runs every gap together
+        ANode context;
+        const ANode* from = &a;
+        if (slot) {
+          std::size_t prev = previous_action(nodes, i);
+          std::vector<std::set<RankKey>> ps = presence_sets(nodes);
+          context.type = a.type;
+          for (const Obs& o : a.obs)
+            if (clean(ps, prev, o))
+              context.obs.push_back(o);
+          if (!context.obs.empty())
+            from = &context;
+        }
+        std::optional<RankRef> one;
+        for (const Param& p : params)
+          if (p.has && !one)
+            one = one_rank(*from, p.field);
+        if (one)
+          m.one_rank = RankLaws{*one, {}, {}, {}, {}};
+        for (const Param& p : params) {
+          if (!p.has)
+            continue;
+          const Presence* present_at = zeros ? &present : nullptr;
+          *p.law = finish_law(points_of(*from, domain, present_at, p.field, one, false), p.integer, spread_, a);
+          if (one)
+            (*m.one_rank).*p.own =
+                finish_law(points_of(*from, domain, present_at, p.field, one, true), p.integer, spread_, a);
           if (slot)
             worst_compute_spread = std::max(worst_compute_spread, spread_);
         }
-        if (has_bytes(a.type))
-          m.bytes = finish_law(points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.bytes, o.sums.instances); }),
-                               true, spread_, a);
-        if (has_recv_bytes(a.type))
-          m.recv_bytes = finish_law(
-              points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.recv_bytes, o.sums.instances); }), true,
-              spread_, a);
-        if (has_peer_counts(a.type))
-          m.peer_bytes = finish_law(
-              points_of(a, domain, zeros, [&](const Obs& o) { return per(o.sums.peer_bytes, o.sums.instances); }), true,
-              spread_, a);
         if (a.type == ActionType::Waitall || a.type == ActionType::Testall) {
           m.waits_all_pending = true;
           for (const Obs& o : a.obs)
             m.waits_all_pending = m.waits_all_pending && o.sums.waits_all_pending;
         }
       }
-      out.push_back(std::move(m));
     }
+    borrow_forms(out);
     return out;
+  }
+
+  // An action to a grid neighbour seen at one count only (a face that exists from 8 processes on) takes the law's
+  // form from a sibling action of its kind whose law was validated over several counts, its coefficient from its
+  // own count: the faces of one decomposition shrink alike.
+  static void borrow_forms(std::vector<ModelNode>& body)
+  {
+    for (ModelNode& m : body) {
+      if (m.loop || !m.has_partner || m.partner.kind != RankRef::Kind::Offset || !has_bytes(m.type))
+        continue;
+      Law& law = m.bytes;
+      if (law.validated || law.points.size() != 1)
+        continue;
+      for (const ModelNode& o : body) {
+        const Law& model = o.bytes;
+        if (&o == &m || o.loop || o.type != m.type || !o.has_partner || o.partner.kind != RankRef::Kind::Offset ||
+            !model.validated || model.points.size() < 2 || model.curve.form != CurveForm::Power)
+          continue;
+        const LawPoint& p = law.points.front();
+        double x = model.variable == LawVariable::Procs ? p.procs : p.area;
+        law.variable = model.variable;
+        law.curve.form = CurveForm::Power;
+        law.curve.b = model.curve.b;
+        law.curve.a = p.value / std::pow(x, model.curve.b);
+        law.borrowed = true;
+        break;
+      }
+    }
   }
 
   double spread_ = 0; // of the last points_of
 
-  template <class F>
-  std::vector<LawPoint> points_of(const ANode& a, const Presence& domain, bool zeros_where_absent, F field)
+  // whether rank `rank` at count t is `one` (the special rank)
+  bool is_one(const std::optional<RankRef>& one, std::size_t t, int rank) const
   {
+    return one && resolve_rank(*one, rank, ts[t].procs, ts[t].grid) == rank;
+  }
+
+  // per training count, the mean of a field over the ranks that have the node (with `one`: over that rank alone
+  // when `only`, else over the others), and with `present_at`, a zero for each rank of the domain it does not mark; points
+  // carry no area (finish_law adds it)
+  template <class F>
+  std::vector<LawPoint> points_of(const ANode& a, const Presence& domain, const Presence* present_at, F field,
+                                  const std::optional<RankRef>& one = std::nullopt, bool only = false)
+  {
+    bool zeros_where_absent = present_at != nullptr;
     std::vector<LawPoint> points;
     spread_ = 0;
     for (std::size_t t = 0; t < ts.size(); ++t) {
       std::vector<double> vals;
+      std::size_t others = 0;
       for (const Obs& o : a.obs)
-        if (static_cast<std::size_t>(o.t) == t)
+        if (static_cast<std::size_t>(o.t) == t && (!one || is_one(one, t, o.rank) == only))
           vals.push_back(field(o));
-      if (zeros_where_absent) {
-        std::size_t dom = 0;
-        for (char c : domain[t])
-          dom += static_cast<std::size_t>(c);
-        while (vals.size() < dom)
-          vals.push_back(0);
+      if (vals.empty())
+        continue;
+      if (zeros_where_absent && !only) {
+        for (std::size_t r = 0; r < domain[t].size(); ++r)
+          others += domain[t][r] && !(*present_at)[t][r] && !is_one(one, t, static_cast<int>(r));
+        vals.resize(vals.size() + others, 0);
       }
       if (vals.empty())
         continue;
@@ -722,6 +966,48 @@ struct Resolver {
       points.push_back({ts[t].procs, 1, mean});
     }
     return points;
+  }
+
+  // The rank whose value stands apart at every count with three or more ranks: without it, the others' spread is
+  // under a quarter of the spread with it; the same rank (fixed or counted from the last) at each such count.
+  template <class F>
+  std::optional<RankRef> one_rank(const ANode& a, F field) const
+  {
+    std::vector<RankRef> refs;
+    bool checked = false;
+    for (std::size_t t = 0; t < ts.size(); ++t) {
+      std::vector<std::pair<double, int>> vals;
+      for (const Obs& o : a.obs)
+        if (static_cast<std::size_t>(o.t) == t)
+          vals.push_back({field(o), o.rank});
+      if (vals.size() < 3)
+        continue;
+      std::sort(vals.begin(), vals.end());
+      auto spread = [](const std::vector<std::pair<double, int>>& v, std::size_t from, std::size_t to) {
+        double sum = 0;
+        for (std::size_t i = from; i < to; ++i)
+          sum += v[i].first;
+        double mean = sum / static_cast<double>(to - from);
+        return mean > 0 ? (v[to - 1].first - v[from].first) / mean : 0.0;
+      };
+      double all = spread(vals, 0, vals.size());
+      if (!(all > 1e-9))
+        return std::nullopt;
+      double median = vals[vals.size() / 2].first;
+      bool low = median - vals.front().first > vals.back().first - median;
+      double rest = low ? spread(vals, 1, vals.size()) : spread(vals, 0, vals.size() - 1);
+      if (!(4 * rest < all))
+        return std::nullopt;
+      int k = low ? vals.front().second : vals.back().second;
+      std::vector<RankRef> here{{RankRef::Kind::Fixed, k, {}}, {RankRef::Kind::FromLast, ts[t].procs - 1 - k, {}}};
+      refs = checked ? intersect(refs, here) : here;
+      checked = true;
+      if (refs.empty())
+        return std::nullopt;
+    }
+    if (!checked || refs.empty())
+      return std::nullopt;
+    return refs.front();
   }
 };
 
@@ -783,8 +1069,9 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
     const Order& o = order[k];
     Training& t = ts[static_cast<std::size_t>(o.t)];
     std::vector<ANode> seq;
-    for (const FoldNode& f : t.ranks[static_cast<std::size_t>(o.r)].folded)
-      seq.push_back(abstract(f, o.t, o.r, t));
+    const std::vector<FoldNode>& folded = t.ranks[static_cast<std::size_t>(o.r)].folded;
+    for (const FoldNode& f : folded)
+      abstract(f, o.t, o.r, t, seq);
     t.ranks[static_cast<std::size_t>(o.r)].folded.clear();
     tmpl = k == 0 ? std::move(seq) : merge(std::move(tmpl), std::move(seq));
     if (options.progress && (k + 1) % 64 == 0)
@@ -795,6 +1082,7 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
     model.notes.push_back("some actions were never seen together on one rank at the training counts (a rank with "
                           "neighbours on both sides of an axis, say): their order is assumed, the negative direction "
                           "first along an axis");
+  relocate_computation(tmpl);
   Resolver resolver{ts, model.notes};
   Presence all = resolver.empty();
   for (auto& row : all)

@@ -1,0 +1,382 @@
+// The application model against programs whose traces at any count are known
+// in closed form: learned at 1, 2, 4 and 8 processes, its trace at a larger
+// count must be the program's own there, action for action.
+#include "TestUtil.hpp"
+
+#include "appmodel/Extrapolate.hpp"
+#include "appmodel/LoopFold.hpp"
+#include "appmodel/ModelBuild.hpp"
+#include "core/Error.hpp"
+#include "qn/ProcessGrid.hpp"
+#include "trace/TraceWriter.hpp"
+
+#include <functional>
+
+namespace perfcast {
+namespace {
+
+using test::TempDir;
+
+/// A program: rank r's actions at n processes.
+using Program = std::function<std::vector<Action>(int n, int r)>;
+
+Action act(ActionType type, int rank, int partner = 0, std::uint64_t bytes = 0, double value = 0)
+{
+  Action a;
+  a.type = type;
+  a.rank = rank;
+  a.partner = partner;
+  a.bytes = bytes;
+  a.value = value;
+  return a;
+}
+
+std::string write_trace(const TempDir& dir, const std::string& name, int n, const Program& program)
+{
+  std::string out = dir.path() + "/" + name;
+  TraceWriter w(out, n);
+  for (int r = 0; r < n; ++r)
+    for (const Action& a : program(n, r))
+      w.write(a);
+  w.close();
+  return out + "/trace.txt";
+}
+
+std::vector<std::string> training(const TempDir& dir, const Program& program, std::vector<int> counts = {1, 2, 4, 8})
+{
+  std::vector<std::string> traces;
+  for (int n : counts)
+    traces.push_back(write_trace(dir, "t" + std::to_string(n), n, program));
+  return traces;
+}
+
+// Compares the model's rank r at n with the program's, line by line as the trace writer prints them (compute to
+// six digits); returns "" or the first difference.
+std::string difference(const AppModel& model, const Program& program, int n)
+{
+  ExtrapolationPlan plan(model, n);
+  for (int r = 0; r < n; ++r) {
+    std::vector<Action> want = program(n, r);
+    RankGenerator gen(plan, r);
+    Action got;
+    for (std::size_t k = 0;; ++k) {
+      bool more = gen.next(got);
+      if (!more && k == want.size())
+        break;
+      std::string g = more ? format_action(got) : "(end)";
+      std::string w = k < want.size() ? format_action(want[k]) : "(end)";
+      if (g != w)
+        return fmt::format("rank {} action {}: expected '{}', got '{}'", r, k + 1, w, g);
+    }
+  }
+  return "";
+}
+
+// A ring: every iteration each rank sends W bytes to r+1 and receives from r-1 (wrapping), then computes 1e9/n flops
+// and joins an allreduce of 8 bytes.
+std::vector<Action> ring(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 10; ++it) {
+    v.push_back(act(ActionType::Isend, r, (r + 1) % n, 4096));
+    v.push_back(act(ActionType::Irecv, r, (r + n - 1) % n, 4096));
+    Action w = act(ActionType::Waitall, r);
+    w.bytes = 2;
+    v.push_back(w);
+    v.push_back(act(ActionType::Compute, r, 0, 0, 1e9 / n));
+    v.push_back(act(ActionType::Allreduce, r, 0, 8));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, RingLearnedAtOneToEightIsTheRingAtAnyCount)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, ring), {});
+  // 1-D periodic: the partners are +1 and -1 on a ring
+  EXPECT_EQ(m.grid.dimensions, 1);
+  EXPECT_TRUE(m.grid.periodic);
+  for (int n : {16, 64, 1000})
+    EXPECT_EQ(difference(m, ring, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+// A 2-D periodic five-point halo on MPI_Dims_create's grid (x the largest side, x fastest) of a 1024 x 1024 domain
+// of doubles: the faces to -y and +y hold 1024 / p_x cells, those to -x and +x 1024 / p_y, so bytes are 8192 A with
+// A the face's share of the cross-section; each rank computes 5 flops a cell, 5 * 1024^2 / n.
+std::vector<Action> halo2d(int n, int r)
+{
+  ProcessGrid g = GridRule{"dims_create", 2, false, true, {}, ""}.at(n);
+  int px = g.dims[0], py = g.dims[1];
+  int x = r % px, y = r / px;
+  auto at = [&](int dx, int dy) { return ((x + dx + px) % px) + px * ((y + dy + py) % py); };
+  std::vector<std::pair<int, std::uint64_t>> faces = {
+      {at(0, -1), 8192 / px}, {at(0, 1), 8192 / px}, {at(-1, 0), 8192 / py}, {at(1, 0), 8192 / py}};
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 6; ++it) {
+    for (auto [p, b] : faces)
+      v.push_back(act(ActionType::Irecv, r, p, b));
+    for (auto [p, b] : faces)
+      v.push_back(act(ActionType::Isend, r, p, b));
+    Action w = act(ActionType::Waitall, r);
+    w.bytes = 8;
+    v.push_back(w);
+    v.push_back(act(ActionType::Compute, r, 0, 0, 5.0 * 1024 * 1024 / n));
+    v.push_back(act(ActionType::Allreduce, r, 0, 8));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, PeriodicHaloIn2DKeepsItsFacesAndTheirShrinkingBytes)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, halo2d), {});
+  EXPECT_EQ(m.grid.dimensions, 2);
+  EXPECT_TRUE(m.grid.periodic); // the 4x2 grid's x side wraps
+  for (int n : {16, 64, 256})
+    EXPECT_EQ(difference(m, halo2d, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+// A 3-D non-periodic seven-point halo on MPI_Dims_create's 3-D grid of a 96^3 domain; a rank at an edge has no
+// neighbour beyond it. Faces to +-x hold (96/p_y)(96/p_z) cells of 8 bytes, and so on; the order is -x, +x, -y, +y,
+// -z, +z, each direction's receive then send, then one waitall and 2 * 64^3 / n flops.
+std::vector<Action> halo3d(int n, int r)
+{
+  ProcessGrid g = GridRule{"dims_create", 3, false, false, {}, ""}.at(n);
+  std::vector<int> c = g.coordinates(r);
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 4; ++it) {
+    for (int axis = 0; axis < 3; ++axis) {
+      std::uint64_t cells = 1;
+      for (int j = 0; j < 3; ++j)
+        if (j != axis)
+          cells *= static_cast<std::uint64_t>(96 / g.dims[static_cast<std::size_t>(j)]);
+      for (int dir : {-1, 1}) {
+        std::vector<int> o = c;
+        o[static_cast<std::size_t>(axis)] += dir;
+        if (o[static_cast<std::size_t>(axis)] < 0 || o[static_cast<std::size_t>(axis)] >= g.dims[static_cast<std::size_t>(axis)])
+          continue;
+        int p = g.rank_at(o);
+        v.push_back(act(ActionType::Irecv, r, p, 8 * cells));
+        v.push_back(act(ActionType::Isend, r, p, 8 * cells));
+      }
+    }
+    Action w = act(ActionType::Waitall, r);
+    int pending = 0;
+    for (std::size_t k = v.size(); k-- > 0 && v[k].type != ActionType::Compute && v[k].type != ActionType::Init;)
+      pending += v[k].type == ActionType::Irecv || v[k].type == ActionType::Isend;
+    w.bytes = static_cast<std::uint64_t>(pending);
+    v.push_back(w);
+    v.push_back(act(ActionType::Compute, r, 0, 0, 2.0 * 64 * 64 * 64 / n)); // six digits, as a trace line keeps
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, NonPeriodicHaloIn3DHasFewerPartnersAtTheEdges)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, halo3d), {});
+  // 2x2x2 at 8: the partners are nearest on a 3-D grid (on a 1-D one they would be 1, 2 and 4 ranks away)
+  EXPECT_EQ(m.grid.dimensions, 3);
+  EXPECT_FALSE(m.grid.periodic);
+  for (int n : {64, 512})
+    EXPECT_EQ(difference(m, halo3d, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+// A pipeline (a wavefront on a line of ranks): each rank receives from r-1, computes, sends to r+1, blocking.
+std::vector<Action> pipeline(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 8; ++it) {
+    if (r > 0)
+      v.push_back(act(ActionType::Recv, r, r - 1, 65536));
+    v.push_back(act(ActionType::Compute, r, 0, 0, 4e8 / n));
+    if (r < n - 1)
+      v.push_back(act(ActionType::Send, r, r + 1, 65536));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, PipelineEndsHaveOneNeighbour)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, pipeline), {});
+  EXPECT_EQ(m.grid.dimensions, 1);
+  EXPECT_FALSE(m.grid.periodic);
+  for (int n : {16, 100})
+    EXPECT_EQ(difference(m, pipeline, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+// The root of a collective is a fixed rank; one rank's extra work is guarded to that rank.
+std::vector<Action> rooted(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 3; ++it) {
+    if (r == 0)
+      v.push_back(act(ActionType::Compute, r, 0, 0, 1e6)); // the root reads input
+    v.push_back(act(ActionType::Bcast, r, 0, 1000));
+    v.push_back(act(ActionType::Compute, r, 0, 0, 1e8 / n));
+    Action g = act(ActionType::Reduce, r, 0, 64);
+    v.push_back(g);
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, RootsAreFixedRanks)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, rooted), {});
+  for (int n : {16, 33})
+    EXPECT_EQ(difference(m, rooted, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+TEST(LoopFold, LoopsFoldAndShortInnerOnesUnroll)
+{
+  // (A B B B C) x 20: an outer loop of 20; the inner loop of three Bs has few enough iterations to be a coincidence
+  // (three neighbours that are one rank), so it is unrolled into three Bs, each with a third of the Bs' bytes
+  LoopFolder f;
+  for (int i = 0; i < 20; ++i) {
+    f.add(act(ActionType::Barrier, 0));
+    for (int j = 0; j < 3; ++j)
+      f.add(act(ActionType::Send, 0, 1, 100));
+    f.add(act(ActionType::Allreduce, 0, 0, 8));
+  }
+  std::vector<FoldNode> seq = f.finish();
+  // the loop (its body begins with the slot before A), the slot after it
+  ASSERT_EQ(seq.size(), 2u);
+  const FoldNode& outer = seq[0];
+  ASSERT_TRUE(outer.loop);
+  EXPECT_EQ(outer.iterations, 20u);
+  // slot A slot B slot B slot B slot C
+  ASSERT_EQ(outer.body.size(), 10u);
+  EXPECT_EQ(outer.body[3].action.type, ActionType::Send);
+  EXPECT_DOUBLE_EQ(outer.body[3].sums.instances, 20);
+  EXPECT_DOUBLE_EQ(outer.body[3].sums.bytes, 2000);
+}
+
+TEST(LoopFold, ABodyThatComputesLastEndsWithItsComputation)
+{
+  // (send, compute 5) x 12: folded as (slot, send) the first slot would hold 0 and the others 5; turned, the loop
+  // is (send, slot 5) with nothing before it
+  LoopFolder f;
+  f.add(act(ActionType::Init, 0));
+  for (int i = 0; i < 12; ++i) {
+    f.add(act(ActionType::Send, 0, 1, 100));
+    f.add(act(ActionType::Compute, 0, 0, 0, 5));
+  }
+  f.add(act(ActionType::Finalize, 0));
+  std::vector<FoldNode> seq = f.finish();
+  // slot init slot loop finalize slot
+  ASSERT_EQ(seq.size(), 6u);
+  const FoldNode& loop = seq[3];
+  ASSERT_TRUE(loop.loop);
+  ASSERT_EQ(loop.body.size(), 2u);
+  EXPECT_EQ(loop.body[0].action.type, ActionType::Send);
+  EXPECT_DOUBLE_EQ(loop.body[1].sums.value / loop.body[1].sums.instances, 5);
+  EXPECT_DOUBLE_EQ(seq[2].sums.value, 0);
+}
+
+// ---- bad input
+
+TEST(AppModelErrors, OneProcessCountIsRefused)
+{
+  TempDir dir;
+  try {
+    build_app_model(training(dir, ring, {4}), {});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("one process count only"), std::string::npos) << e.what();
+  }
+}
+
+TEST(AppModelErrors, TwoTracesAtOneCountAreRefused)
+{
+  TempDir dir;
+  std::vector<std::string> t = training(dir, ring, {2, 4});
+  t.push_back(write_trace(dir, "again", 4, ring));
+  EXPECT_THROW(build_app_model(t, {}), Error);
+}
+
+TEST(AppModelErrors, TracesOfDifferentProgramsNameTheTraceAndLine)
+{
+  TempDir dir;
+  std::vector<std::string> t = training(dir, ring, {1, 2, 4});
+  t.push_back(write_trace(dir, "other", 8, pipeline));
+  try {
+    build_app_model(t, {});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("disagree in structure"), std::string::npos) << what;
+    EXPECT_NE(what.find(".txt:"), std::string::npos) << what; // TRACE:LINE
+  }
+}
+
+// rank 0 broadcasts at 2 and 8 processes but not at 4: no guard explains that
+std::vector<Action> missing_at_four(int n, int r)
+{
+  std::vector<Action> v = ring(n, r);
+  if (n != 4)
+    v.insert(v.begin() + 1, act(ActionType::Bcast, r, 0, 100));
+  return v;
+}
+
+TEST(AppModelErrors, AnActionMissingAtOneCountIsRefused)
+{
+  TempDir dir;
+  try {
+    build_app_model(training(dir, missing_at_four), {});
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("'bcast'"), std::string::npos) << what;
+    EXPECT_NE(what.find("at 4 processes none"), std::string::npos) << what;
+  }
+}
+
+TEST(AppModelErrors, ATargetBelowTheTrainingCountsIsRefused)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, ring), {});
+  EXPECT_THROW(ExtrapolationPlan(m, 6), Error);
+  EXPECT_NO_THROW(ExtrapolationPlan(m, 8)); // a training count: its own trace again
+}
+
+TEST(AppModelCli, BuildShowExtrapolateAndNothingHalfWritten)
+{
+  TempDir dir;
+  std::vector<std::string> t = training(dir, halo2d);
+  std::string list;
+  for (const auto& p : t)
+    list += " " + p;
+  auto b = test::run_perfcast("model build" + list + " -o " + dir.path() + "/app.json");
+  ASSERT_EQ(b.status, 0) << b.output;
+  EXPECT_NE(b.output.find("irecv (0,-1)"), std::string::npos) << b.output;
+  auto s = test::run_perfcast("model show " + dir.path() + "/app.json");
+  ASSERT_EQ(s.status, 0) << s.output;
+  EXPECT_NE(s.output.find("periodic"), std::string::npos) << s.output;
+  std::string real = write_trace(dir, "real16", 16, halo2d);
+  auto e = test::run_perfcast("extrapolate " + dir.path() + "/app.json --procs 16 -o " + dir.path() +
+                              "/x16 --compare " + real + " --json");
+  ASSERT_EQ(e.status, 0) << e.output;
+  auto j = nlohmann::json::parse(e.output.substr(e.output.find('{')));
+  EXPECT_EQ(j["comparison"]["match_share"].get<double>(), 1.0);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/x16/index.txt"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/x16/rank-15.txt"));
+  // a failed build writes nothing: no model, no trace directory
+  auto bad = test::run_perfcast("extrapolate " + t[2] + " --procs 16 -o " + dir.path() + "/bad");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.output.find("one process count only"), std::string::npos) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/bad"));
+  auto low = test::run_perfcast("extrapolate " + dir.path() + "/app.json --procs 3 -o " + dir.path() + "/low");
+  EXPECT_NE(low.status, 0);
+  EXPECT_NE(low.output.find("below the model's largest training count"), std::string::npos) << low.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() + "/low"));
+}
+
+} // namespace
+} // namespace perfcast
