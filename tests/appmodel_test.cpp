@@ -6,6 +6,7 @@
 #include "appmodel/Extrapolate.hpp"
 #include "appmodel/LoopFold.hpp"
 #include "appmodel/ModelBuild.hpp"
+#include "appmodel/ReplayPrediction.hpp"
 #include "core/Error.hpp"
 #include "qn/ProcessGrid.hpp"
 #include "trace/TraceWriter.hpp"
@@ -278,6 +279,30 @@ TEST(LoopFold, ABodyThatComputesLastEndsWithItsComputation)
   EXPECT_EQ(loop.body[0].action.type, ActionType::Send);
   EXPECT_DOUBLE_EQ(loop.body[1].sums.value / loop.body[1].sums.instances, 5);
   EXPECT_DOUBLE_EQ(seq[2].sums.value, 0);
+}
+
+TEST(AppModelPredict, StreamedReplayEqualsTheReplayOfTheRealTrace)
+{
+  // the laws of the 2-D halo are exact, so the extrapolated trace is the real one: replaying it as it is generated
+  // gives the real trace's makespan to the digit, and a band of zero width
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, halo2d), {});
+  Platform platform = load_platform(test::source_dir() + "/examples/platforms/cluster16.xml");
+  ReplayOptions options;
+  ReplayPredictions p = predict_by_replay(m, {16, 64}, platform, "spread", options);
+  ASSERT_EQ(p.rows.size(), 2u);
+  for (const ReplayPrediction& row : p.rows) {
+    std::string real = write_trace(dir, "real" + std::to_string(row.procs), row.procs, halo2d);
+    TraceIndex index = read_trace_index(real);
+    ReplayReport truth = replay_trace(index, platform, place_by_policy(platform, "round-robin", row.procs), options);
+    EXPECT_DOUBLE_EQ(row.predicted_s, truth.makespan_s) << row.procs;
+    EXPECT_DOUBLE_EQ(row.low_s, row.predicted_s);
+    EXPECT_DOUBLE_EQ(row.high_s, row.predicted_s);
+    EXPECT_EQ(row.report.ranks.size(), static_cast<std::size_t>(row.procs));
+  }
+  auto j = p.to_json();
+  EXPECT_EQ(j["predictions"][0]["method"], "extrapolated-replay");
+  EXPECT_EQ(j["predictions"][1]["band_s"].size(), 2u);
 }
 
 // ---- bad input

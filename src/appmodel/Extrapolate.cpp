@@ -14,7 +14,8 @@
 
 namespace perfcast {
 
-ExtrapolationPlan::ExtrapolationPlan(const AppModel& model, int procs) : model_(model), procs_(procs)
+ExtrapolationPlan::ExtrapolationPlan(const AppModel& model, int procs, double deviation)
+    : model_(model), procs_(procs), deviation_(deviation)
 {
   int largest = *std::max_element(model.training_procs.begin(), model.training_procs.end());
   bool trained = std::find(model.training_procs.begin(), model.training_procs.end(), procs) !=
@@ -47,7 +48,8 @@ std::vector<ExtrapolationPlan::Node> ExtrapolationPlan::plan(const std::vector<M
         a.nonblocking = m.nonblocking;
         clamped_.push_back(fmt::format("{}: {} {}", m.origin, m.loop ? std::string("loop") : action_keyword(a), what));
       }
-      return law.at(procs_, area);
+      double v = law.at(procs_, area) * std::max(0.0, 1 + deviation_ * law.error);
+      return law.integer ? std::round(v) : v;
     };
     if (m.loop) {
       p.iterations = static_cast<std::uint64_t>(eval(m.iterations, "iterations"));
@@ -80,7 +82,8 @@ std::vector<ExtrapolationPlan::Node> ExtrapolationPlan::plan(const std::vector<M
   return out;
 }
 
-RankGenerator::RankGenerator(const ExtrapolationPlan& plan, int rank) : plan_(plan), rank_(rank)
+RankGenerator::RankGenerator(const ExtrapolationPlan& plan, int rank)
+    : plan_(plan), rank_(rank), name_(fmt::format("extrapolated rank {} of {}", rank, plan.procs()))
 {
   stack_.push_back({&plan.body(), 0, 1});
 }

@@ -5,6 +5,7 @@
 // memory bounded by the template, and a whole trace directory is written rank
 // by rank (DIR/index.txt and DIR/rank-R.txt, in SimGrid's syntax).
 #include "appmodel/AppModel.hpp"
+#include "trace/ActionStream.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -18,7 +19,9 @@ namespace perfcast {
 class ExtrapolationPlan {
 public:
   /// Throws Error for a count the model cannot be taken to (below its largest training count and none of them).
-  ExtrapolationPlan(const AppModel& model, int procs);
+  /// With `deviation` d, every law is taken at its value times (1 + d e), e its forward-validation error: -1 and +1
+  /// are the ends of the band the laws' uncertainty spans.
+  ExtrapolationPlan(const AppModel& model, int procs, double deviation = 0);
   int procs() const { return procs_; }
   const ProcessGrid& grid() const { return grid_; }
   const AppModel& model() const { return model_; }
@@ -42,17 +45,20 @@ private:
   std::vector<Node> plan(const std::vector<ModelNode>& nodes);
   const AppModel& model_;
   int procs_;
+  double deviation_;
   ProcessGrid grid_;
   std::vector<Node> body_;
   std::vector<std::string> clamped_;
 };
 
-/// Yields one rank's actions at the plan's count, in order.
-class RankGenerator {
+/// Yields one rank's actions at the plan's count, in order (and so can feed the replay without a file).
+class RankGenerator : public ActionStream {
 public:
   RankGenerator(const ExtrapolationPlan& plan, int rank);
   /// The next action; false at the rank's end.
-  bool next(Action& out);
+  bool next(Action& out) override;
+  /// "extrapolated rank R of N".
+  const std::string& path() const override { return name_; }
 
 private:
   struct Frame {
@@ -65,6 +71,7 @@ private:
   std::vector<Frame> stack_;
   std::uint64_t pending_ = 0; // requests posted and not waited for (a waitall's count)
   std::uint32_t line_ = 0;
+  std::string name_;
 };
 
 /// What `perfcast extrapolate` wrote.

@@ -57,6 +57,13 @@ struct ANode {
 
 using Presence = std::vector<std::vector<char>>; // [training][rank]
 
+/// No guard explains which ranks do an action; `smallest_only` when only the smallest count has it.
+class StructureError : public Error {
+public:
+  StructureError(const std::string& what, bool smallest_only) : Error(what), smallest_only(smallest_only) {}
+  bool smallest_only;
+};
+
 // ---- reading
 
 bool p2p_peer(const Action& a, std::vector<int>& peers)
@@ -453,8 +460,52 @@ void append_gap(std::vector<ANode>& out, std::vector<ANode>& t, std::size_t i, s
         out.push_back(std::move(s[j++]));
 }
 
+void scale_obs(ANode& a, double factor)
+{
+  for (Obs& o : a.obs) {
+    FoldSums& x = o.sums;
+    x.instances *= factor, x.value *= factor, x.bytes *= factor, x.recv_bytes *= factor, x.peer_bytes *= factor;
+  }
+  for (ANode& c : a.body)
+    scale_obs(c, factor);
+}
+
+// A loop whose body repeats itself (three identical waits per iteration at one process, where nothing tells them
+// apart) folds at a shorter period than at the other counts: 300 iterations of one wait, not 100 of three. A loop of
+// the new rank whose iterations are a multiple k of a template loop's is read at the template's period: its body
+// k times, its iterations divided by k.
+void match_periods(const std::vector<ANode>& t, std::vector<ANode>& s)
+{
+  std::vector<std::uint64_t> periods;
+  for (const ANode& a : t)
+    if (a.loop && !a.obs.empty() && a.obs.front().iterations > 0)
+      periods.push_back(a.obs.front().iterations);
+  for (ANode& a : s) {
+    if (!a.loop || a.obs.size() != 1)
+      continue;
+    std::uint64_t it = a.obs.front().iterations;
+    bool same = std::find(periods.begin(), periods.end(), it) != periods.end();
+    for (std::uint64_t p : periods) {
+      if (same || p == 0 || it <= p || it % p != 0 || a.body.size() * (it / p) > LoopFolder::kUnrollNodes)
+        continue;
+      std::uint64_t k = it / p;
+      std::vector<ANode> body;
+      for (std::uint64_t c = 0; c < k; ++c)
+        for (const ANode& b : a.body) {
+          ANode copy = b;
+          scale_obs(copy, 1.0 / static_cast<double>(k));
+          body.push_back(std::move(copy));
+        }
+      a.body = std::move(body);
+      a.obs.front().iterations = p;
+      break;
+    }
+  }
+}
+
 std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s)
 {
+  match_periods(t, s);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
   align(t, s, &pairs);
   std::vector<ANode> out;
@@ -719,10 +770,15 @@ struct Resolver {
     Action x;
     x.type = a.type;
     x.nonblocking = a.nonblocking;
-    throw Error(fmt::format("{}: '{}'{} is done by ranks that no rule of the model explains (every rank; those "
+    bool smallest_only = true;
+    for (std::size_t t = 0; t < ts.size(); ++t)
+      for (std::size_t r = 0; r < present[t].size(); ++r)
+        smallest_only = smallest_only && (t == 0 || !present[t][r]);
+    throw StructureError(fmt::format("{}: '{}'{} is done by ranks that no rule of the model explains (every rank; those "
                             "whose grid partners exist; one rank; from a count on){}: the traces disagree in "
                             "structure (another program or input at some count?)",
-                            where(a), action_keyword(x), a.loop ? " loop" : "", by));
+                            where(a), action_keyword(x), a.loop ? " loop" : "", by),
+                         smallest_only);
   }
 
   Law finish_law(std::vector<LawPoint> points, bool integer, double spread, const ANode& a) const
@@ -1011,33 +1067,8 @@ struct Resolver {
   }
 };
 
-} // namespace
-
-AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuildOptions& options)
+AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options)
 {
-  if (traces.empty())
-    throw Error("model build: give the traces of one program at two or more process counts");
-  std::vector<Training> ts;
-  for (const std::string& path : traces) {
-    Training t;
-    t.trace = path;
-    t.index = trace_index_for(path);
-    TraceIndex index = read_trace_index(t.index);
-    t.procs = index.ranks();
-    ts.push_back(std::move(t));
-  }
-  std::stable_sort(ts.begin(), ts.end(), [](const Training& a, const Training& b) { return a.procs < b.procs; });
-  for (std::size_t i = 1; i < ts.size(); ++i)
-    if (ts[i].procs == ts[i - 1].procs)
-      throw Error(fmt::format("{} and {} are both traces at {} processes: give one trace per process count",
-                              ts[i - 1].trace, ts[i].trace, ts[i].procs));
-  if (ts.size() < 2)
-    throw Error(fmt::format("{}: one process count only ({}): the application model needs traces of the program at "
-                            "two or more counts (1, 2, 4 and 8, say) to learn how it changes with n",
-                            ts[0].trace, ts[0].procs));
-  for (Training& t : ts)
-    read_training(t, options);
-
   AppModel model;
   model.grid = choose_grid(ts, options, model.notes);
   model.grid_given = options.grid_given;
@@ -1072,7 +1103,6 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
     const std::vector<FoldNode>& folded = t.ranks[static_cast<std::size_t>(o.r)].folded;
     for (const FoldNode& f : folded)
       abstract(f, o.t, o.r, t, seq);
-    t.ranks[static_cast<std::size_t>(o.r)].folded.clear();
     tmpl = k == 0 ? std::move(seq) : merge(std::move(tmpl), std::move(seq));
     if (options.progress && (k + 1) % 64 == 0)
       options.progress(fmt::format("aligned {} of {} ranks", k + 1, order.size()));
@@ -1093,6 +1123,52 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
                                       "mean at one count; the model gives every rank the mean",
                                       100 * resolver.worst_compute_spread));
   return model;
+}
+
+} // namespace
+
+AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuildOptions& options)
+{
+  if (traces.empty())
+    throw Error("model build: give the traces of one program at two or more process counts");
+  std::vector<Training> ts;
+  for (const std::string& path : traces) {
+    Training t;
+    t.trace = path;
+    t.index = trace_index_for(path);
+    TraceIndex index = read_trace_index(t.index);
+    t.procs = index.ranks();
+    ts.push_back(std::move(t));
+  }
+  std::stable_sort(ts.begin(), ts.end(), [](const Training& a, const Training& b) { return a.procs < b.procs; });
+  for (std::size_t i = 1; i < ts.size(); ++i)
+    if (ts[i].procs == ts[i - 1].procs)
+      throw Error(fmt::format("{} and {} are both traces at {} processes: give one trace per process count",
+                              ts[i - 1].trace, ts[i].trace, ts[i].procs));
+  if (ts.size() < 2)
+    throw Error(fmt::format("{}: one process count only ({}): the application model needs traces of the program at "
+                            "two or more counts (1, 2, 4 and 8, say) to learn how it changes with n",
+                            ts[0].trace, ts[0].procs));
+  for (Training& t : ts)
+    read_training(t, options);
+
+  std::vector<std::string> dropped;
+  for (;;) {
+    try {
+      AppModel model = learn(ts, options);
+      model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
+      return model;
+    } catch (const StructureError& e) {
+      // a count whose structure is its own (one process, no neighbours: a code that skips its communication
+      // there) is left out when the others remain enough
+      if (!e.smallest_only || ts.size() <= 2)
+        throw;
+      dropped.push_back(fmt::format("the run at {} processes ({}) has a structure of its own and is left out of the "
+                                    "model ({})",
+                                    ts[0].procs, ts[0].trace, e.what()));
+      ts.erase(ts.begin());
+    }
+  }
 }
 
 } // namespace perfcast

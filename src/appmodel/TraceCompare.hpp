@@ -1,8 +1,10 @@
 #pragma once
 // An extrapolated trace against the real one at the same count, action by
 // action: the share of actions that agree exactly (type, partners, tag,
-// communicator, sizes; flops within the precision a trace line keeps), and
-// per rank the relative error of its bytes sent and of its computation.
+// communicator, sizes, a reduction's flops within the precision a trace line
+// keeps; a compute matches a compute, since measured computation differs from
+// run to run), and per rank the relative error of its bytes sent and of its
+// computation.
 #include <nlohmann/json.hpp>
 #include <string>
 

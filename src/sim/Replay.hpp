@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct ReplayOptions {
   bool record_timeline = false;
   /// Called now and then with (actions done, simulated time); may be empty.
   std::function<void(std::uint64_t, double)> progress;
+  /// When set, each rank's actions come from here (a generator) instead of the trace's files, whose index then
+  /// gives only the rank count.
+  std::function<std::unique_ptr<ActionStream>(int rank)> rank_source;
 };
 
 struct RankReport {

@@ -22,13 +22,14 @@ ReplayEngine::ReplayEngine(const TraceIndex& trace, const Platform& platform, co
   for (int r = 0; r < P; ++r)
     world.members.push_back(r);
   comms_.push_back(world);
-  source_ = std::make_unique<TraceSource>(trace);
+  if (!options.rank_source)
+    source_ = std::make_unique<TraceSource>(trace);
   for (int r = 0; r < P; ++r) {
     Rank& rank = ranks_[static_cast<std::size_t>(r)];
     rank.host = placement[static_cast<std::size_t>(r)];
     if (rank.host < 0 || rank.host >= static_cast<int>(platform.hosts().size()))
       throw Error(fmt::format("rank {} is placed on host index {}, which the platform lacks", r, rank.host));
-    rank.reader = source_->open_rank(r);
+    rank.reader = options.rank_source ? options.rank_source(r) : source_->open_rank(r);
     rank.report.rank = r;
     rank.report.host = rank.host;
     rank.local_rank.push_back(r);

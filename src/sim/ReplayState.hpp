@@ -68,7 +68,7 @@ struct Communicator {
 
 struct Rank {
   int host = 0;
-  std::unique_ptr<RankReader> reader;
+  std::unique_ptr<ActionStream> reader;
   Action action;
   bool has_action = false;
   bool finishing = false;

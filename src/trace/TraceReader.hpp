@@ -5,6 +5,7 @@
 // bounded pool of open files, or one scanner shared by all ranks, and each
 // rank's RankReader holds a small buffer.
 #include "trace/Action.hpp"
+#include "trace/ActionStream.hpp"
 #include "trace/ActionGrammar.hpp"
 #include "trace/LineBuffer.hpp"
 #include "trace/TraceIndex.hpp"
@@ -43,20 +44,20 @@ private:
 };
 
 /// Yields one rank's actions in order.
-class RankReader {
+class RankReader : public ActionStream {
 public:
   /// A reader of a file that holds only `rank`'s actions, outside any TraceSource.
   RankReader(std::string path, int rank, int world_size);
   /// A reader of `rank` in `source`.
   RankReader(TraceSource& source, int rank);
-  ~RankReader();
+  ~RankReader() override;
   RankReader(const RankReader&) = delete;
   RankReader& operator=(const RankReader&) = delete;
 
   /// Reads the next action; false at the end of the rank's actions.
-  bool next(Action& out);
+  bool next(Action& out) override;
   /// The file this rank's actions come from.
-  const std::string& path() const;
+  const std::string& path() const override;
   /// Line number of the last line read.
   std::size_t line() const { return line_; }
 

@@ -5,12 +5,16 @@
 
 #include "appmodel/Extrapolate.hpp"
 #include "appmodel/ModelBuild.hpp"
+#include "appmodel/ReplayPrediction.hpp"
+#include "net/NetworkModel.hpp"
+#include "qn/Study.hpp"
 #include "appmodel/TraceCompare.hpp"
 #include "trace/TraceDirectory.hpp"
 #include "core/Error.hpp"
 #include "core/OutputFile.hpp"
 
 #include <filesystem>
+#include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -121,6 +125,38 @@ int run_extrapolate(const ExtrapolateArgs& a)
 }
 
 } // namespace
+
+bool is_app_model_file(const std::string& path)
+{
+  std::ifstream in(path);
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return head.find("\"perfcast-app-model\"") != std::string::npos;
+}
+
+int run_app_predict(const std::string& model_path, const std::string& platform_path, const std::string& procs,
+                    const std::string& placement, const std::string& network, bool json)
+{
+  bool known = false;
+  std::string networks;
+  for (const auto& [name, text] : network_model_names()) {
+    known = known || name == network;
+    networks += (networks.empty() ? "" : ", ") + name;
+  }
+  if (!known)
+    throw Error(fmt::format("--net: unknown network model '{}' (expected one of: {})", network, networks));
+  AppModel model = load_app_model(model_path);
+  Platform platform = load_platform(platform_path);
+  ReplayOptions options;
+  options.network = network;
+  ReplayPredictions p = predict_by_replay(model, parse_proc_counts(procs), platform, placement, options);
+  if (json)
+    std::cout << p.to_json().dump(2) << "\n";
+  else
+    std::cout << p.text();
+  return 0;
+}
 
 void add_appmodel_commands(CLI::App& app, std::vector<Command>& out)
 {

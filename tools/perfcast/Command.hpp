@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace perfcast::cli {
@@ -30,6 +31,11 @@ void add_lb_sweep_command(CLI::App& lb, std::vector<Command>& out);
 void add_phases_commands(CLI::App& app, std::vector<Command>& out);
 /// `perfcast model build`, `model show` and `extrapolate` (AppModelCommand.cpp).
 void add_appmodel_commands(CLI::App& app, std::vector<Command>& out);
+/// Whether a file is an application model (perfcast model build's JSON).
+bool is_app_model_file(const std::string& path);
+/// `perfcast predict` of an application model: its trace replayed at each count (AppModelCommand.cpp).
+int run_app_predict(const std::string& model, const std::string& platform, const std::string& procs,
+                    const std::string& placement, const std::string& network, bool json);
 /// `perfcast aggregate` (AggregateCommand.cpp).
 void add_aggregate_commands(CLI::App& app, std::vector<Command>& out);
 

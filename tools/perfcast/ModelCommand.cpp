@@ -49,6 +49,7 @@ struct ModelArgs {
   std::string grid_file;
   bool force = false;
   std::vector<std::string> host_map;
+  std::string network = "smpi";
 };
 
 std::vector<MeasuredRun> load_all_runs(const std::vector<std::string>& files, const std::vector<std::string>& host_map)
@@ -257,6 +258,13 @@ void override_grid(QueueingModel& model, const ModelArgs& a)
 
 int run_predict(const ModelArgs& a)
 {
+  if (is_app_model_file(a.model)) {
+    if (!a.svg.empty() || a.best_group > 0 || !a.measured.empty() || !a.grid.empty() || !a.grid_file.empty())
+      throw Error(fmt::format("{}: an application model predicts by replay and takes --platform, --procs, "
+                              "--placement, --net and --json (not --svg, --best-group, --measured or --grid)",
+                              a.model));
+    return run_app_predict(a.model, a.platform, a.procs, a.placement, a.network, a.json);
+  }
   std::optional<OutputTarget> svg;
   if (!a.svg.empty())
     svg = check_output(a.svg, "curve", a.force);
@@ -503,8 +511,10 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
   fit_qn->add_flag("--force", margs->force, "replace an output file that perfcast did not write");
   out.push_back({fit_qn, [margs] { return run_fit(*margs); }});
 
-  auto* pr = app.add_subcommand("predict", "predict run times with a fitted model");
-  pr->add_option("model", margs->model, "model file from perfcast fit")->required();
+  auto* pr = app.add_subcommand("predict", "predict run times with a fitted model or an application model");
+  pr->add_option("model", margs->model, "model file from perfcast fit, or from perfcast model build")->required();
+  pr->add_option("--net", margs->network, "network model of an application model's replay (smpi, loggp, ...)")
+      ->capture_default_str();
   pr->add_option("--platform,-p", margs->platform, "platform to predict for")->required();
   pr->add_option("--procs", margs->procs, "process counts: 2..64, 2..64:x2, 4..64:+4 or 2,4,8")->capture_default_str();
   pr->add_option("--placement", margs->placement, "spread, pack or a hostfile")->capture_default_str();
