@@ -277,6 +277,28 @@ void scale(FoldNode& n, double factor)
       s.first *= factor, s.entries *= factor;
 }
 
+// whether a body holds an action with a point-to-point partner: only partners can coincide on a small grid
+bool has_partner(const std::vector<FoldNode>& body)
+{
+  for (const FoldNode& n : body) {
+    if (n.loop ? has_partner(n.body) : false)
+      return true;
+    switch (n.action.type) {
+    case ActionType::Send:
+    case ActionType::Isend:
+    case ActionType::Ssend:
+    case ActionType::Issend:
+    case ActionType::Recv:
+    case ActionType::Irecv:
+    case ActionType::SendRecv:
+    case ActionType::Wait:
+    case ActionType::Test: return true;
+    default: break;
+    }
+  }
+  return false;
+}
+
 void unroll_short_loops(std::vector<FoldNode>& seq)
 {
   std::vector<FoldNode> out;
@@ -286,7 +308,8 @@ void unroll_short_loops(std::vector<FoldNode>& seq)
       continue;
     }
     unroll_short_loops(n.body);
-    if (n.iterations <= LoopFolder::kUnrollIterations && n.iterations * n.body.size() <= LoopFolder::kUnrollNodes) {
+    if (n.iterations <= LoopFolder::kUnrollIterations && n.iterations * n.body.size() <= LoopFolder::kUnrollNodes &&
+        has_partner(n.body)) {
       for (FoldNode& c : n.body)
         scale(c, 1.0 / static_cast<double>(n.iterations));
       for (std::uint64_t k = 0; k < n.iterations; ++k)

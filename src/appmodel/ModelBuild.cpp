@@ -50,6 +50,7 @@ struct ANode {
   int tag = 0, comm = 0;
   bool has_partner = false, has_partner2 = false;
   bool has_counts = false;
+  int collective = -1; ///< a collective: how many collectives on its communicator its sequence has before it
   std::vector<RankRef> cands, cands2;
   std::vector<Obs> obs;
   std::vector<ANode> body;
@@ -284,14 +285,29 @@ std::vector<RankRef> intersect(const std::vector<RankRef>& a, const std::vector<
 
 bool is_slot(const FoldNode& f) { return !f.loop && f.action.type == ActionType::Compute; }
 
+void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<ANode>& out);
+
+// A sequence's collectives are numbered per communicator: every rank calls them in one order (MPI's rule), so
+// the k-th collective of one rank's sequence can only be the k-th of another's.
+void abstract_sequence(const std::vector<FoldNode>& nodes, int t, int r, const Training& tr, std::vector<ANode>& out)
+{
+  std::map<int, int> ordinal;
+  for (const FoldNode& f : nodes) {
+    std::size_t before = out.size();
+    abstract(f, t, r, tr, out);
+    for (std::size_t k = before; k < out.size(); ++k)
+      if (!out[k].loop && is_collective(out[k].type))
+        out[k].collective = ordinal[out[k].comm]++;
+  }
+}
+
 void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<ANode>& out)
 {
   ANode a;
   if (f.loop) {
     a.loop = true;
     a.obs.push_back({t, r, {}, f.iterations, 0});
-    for (const FoldNode& c : f.body)
-      abstract(c, t, r, tr, a.body);
+    abstract_sequence(f.body, t, r, tr, a.body);
     out.push_back(std::move(a));
     return;
   }
@@ -320,7 +336,7 @@ void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<A
 bool compatible(const ANode& x, const ANode& y)
 {
   if (x.loop || y.loop || x.type != y.type || x.nonblocking != y.nonblocking || x.tag != y.tag ||
-      x.comm != y.comm || x.has_counts != y.has_counts)
+      x.comm != y.comm || x.has_counts != y.has_counts || x.collective != y.collective)
     return false;
   if (x.has_partner && intersect(x.cands, y.cands).empty())
     return false;
@@ -1101,8 +1117,7 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options)
     Training& t = ts[static_cast<std::size_t>(o.t)];
     std::vector<ANode> seq;
     const std::vector<FoldNode>& folded = t.ranks[static_cast<std::size_t>(o.r)].folded;
-    for (const FoldNode& f : folded)
-      abstract(f, o.t, o.r, t, seq);
+    abstract_sequence(folded, o.t, o.r, t, seq);
     tmpl = k == 0 ? std::move(seq) : merge(std::move(tmpl), std::move(seq));
     if (options.progress && (k + 1) % 64 == 0)
       options.progress(fmt::format("aligned {} of {} ranks", k + 1, order.size()));

@@ -41,6 +41,19 @@ double replay_plan(const ExtrapolationPlan& plan, const Platform& platform, cons
   return t;
 }
 
+double largest_error(const std::vector<ModelNode>& nodes)
+{
+  double e = 0;
+  for (const ModelNode& n : nodes) {
+    e = std::max({e, n.iterations.error, n.value.error, n.bytes.error, n.recv_bytes.error, n.peer_bytes.error});
+    if (n.one_rank)
+      e = std::max({e, n.one_rank->value.error, n.one_rank->bytes.error, n.one_rank->recv_bytes.error,
+                    n.one_rank->peer_bytes.error});
+    e = std::max(e, largest_error(n.body));
+  }
+  return e;
+}
+
 } // namespace
 
 ReplayPredictions predict_by_replay(const AppModel& model, const std::vector<int>& procs, const Platform& platform,
@@ -58,8 +71,11 @@ ReplayPredictions predict_by_replay(const AppModel& model, const std::vector<int
     p.predicted_s = replay_plan(central, platform, where, options, &p.report);
     ReplayOptions quiet = options;
     quiet.record_timeline = false;
-    double a = replay_plan(low, platform, where, quiet, nullptr);
-    double b = replay_plan(high, platform, where, quiet, nullptr);
+    quiet.progress = {};
+    // laws without error give the band no width: the two replays are the central one
+    bool uncertain = largest_error(model.body) > 0;
+    double a = uncertain ? replay_plan(low, platform, where, quiet, nullptr) : p.predicted_s;
+    double b = uncertain ? replay_plan(high, platform, where, quiet, nullptr) : p.predicted_s;
     p.low_s = std::min({a, b, p.predicted_s});
     p.high_s = std::max({a, b, p.predicted_s});
     for (const std::string& c : central.clamped())
