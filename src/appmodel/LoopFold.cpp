@@ -277,7 +277,8 @@ void scale(FoldNode& n, double factor)
       s.first *= factor, s.entries *= factor;
 }
 
-// whether a body holds an action with a point-to-point partner: only partners can coincide on a small grid
+// whether a body holds point-to-point traffic or the completion of its requests: only partners (and the waits of
+// exchanges that a small grid leaves empty) can coincide
 bool has_partner(const std::vector<FoldNode>& body)
 {
   for (const FoldNode& n : body) {
@@ -292,7 +293,11 @@ bool has_partner(const std::vector<FoldNode>& body)
     case ActionType::Irecv:
     case ActionType::SendRecv:
     case ActionType::Wait:
-    case ActionType::Test: return true;
+    case ActionType::Test:
+    case ActionType::Waitall:
+    case ActionType::Testall:
+    case ActionType::Waitany:
+    case ActionType::Waitsome: return true;
     default: break;
     }
   }

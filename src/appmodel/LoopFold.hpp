@@ -48,7 +48,7 @@ class LoopFolder {
 public:
   /// Longest loop body found, in nodes.
   static constexpr std::size_t kMaxBody = 512;
-  /// Loops of at most this many iterations whose body has a point-to-point partner are unrolled when the rank
+  /// Loops of at most this many iterations whose body has point-to-point traffic or waits are unrolled when the rank
   /// ends (so few repetitions may be a coincidence, two neighbours that are one rank on a small grid; unrolled,
   /// they align with the counts where they are distinct actions), unless that makes more than kUnrollNodes nodes.
   static constexpr std::uint64_t kUnrollIterations = 8;

@@ -94,6 +94,7 @@ nlohmann::json ReplayPredictions::to_json() const
                          {"band_s", {p.low_s, p.high_s}},
                          {"method", p.method},
                          {"grid", p.grid},
+                         {"actions", p.report.actions},
                          {"warnings", p.warnings}});
   return nlohmann::json{{"predictions", rows_json}, {"notes", notes}};
 }

@@ -27,7 +27,8 @@ struct ReplayPrediction {
 struct ReplayPredictions {
   std::vector<ReplayPrediction> rows;
   std::vector<std::string> notes; ///< the model's, printed with every prediction
-  /// {"predictions": [{"procs", "predicted_s", "band_s": [low, high], "method", "grid", "warnings"}], "notes"}
+  /// {"predictions": [{"procs", "predicted_s", "band_s": [low, high], "method", "grid", "actions", "warnings"}],
+  /// "notes"}
   nlohmann::json to_json() const;
   /// A table, a row per count, then the notes as warnings.
   std::string text() const;
