@@ -101,8 +101,8 @@ bool is_slot(const FoldNode& n) { return !n.loop && n.action.type == ActionType:
 
 // A loop begins with the slot before its first action, so a body that computes last ("exchange, compute") holds
 // its computation in the next iteration's leading slot: the first iteration's stands apart (the computation before
-// the loop) and the last one's falls after the loop. Where the slot after the loop is nearer the body's other
-// instances than its first instances are, the loop is turned: the first instances become a slot before it, the
+// the loop) and the last one's falls after the loop. Where the slot after the loop is near the body's other
+// instances and its first instances are far from them, the loop is turned: the first instances become a slot before it, the
 // body ends with a slot of the other instances and the slot after.
 void turn_loops(std::vector<FoldNode>& seq)
 {
@@ -120,7 +120,10 @@ void turn_loops(std::vector<FoldNode>& seq)
       continue;
     double first = head.first / head.entries, rest = (head.value - head.first) / others,
            after = next.value / next.instances;
-    if (!(std::fabs(after - rest) < std::fabs(first - rest)))
+    // a clear case only (the first iteration's slot far from the others, the slot after the loop near them), so
+    // that noise in measured computation does not turn a loop at one count and not at another
+    double gap = std::fabs(first - rest);
+    if (!(gap > 0.5 * std::fabs(rest) && std::fabs(after - rest) < 0.25 * gap))
       continue;
     FoldNode before = loop.body.front();
     before.sums.value = head.first;
