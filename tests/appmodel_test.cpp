@@ -235,6 +235,42 @@ TEST(AppModel, RootsAreFixedRanks)
     EXPECT_EQ(difference(m, rooted, n), "") << n << " processes\n" << describe_app_model(m);
 }
 
+// A sparse code's exchange on a line of ranks: one receive from any source per neighbour (HPCCG's pattern), then a
+// send to each neighbour and a wait for each receive: the edges post one receive, the others two.
+std::vector<Action> any_source_per_neighbour(int n, int r)
+{
+  std::vector<int> nb;
+  if (r > 0)
+    nb.push_back(r - 1);
+  if (r < n - 1)
+    nb.push_back(r + 1);
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 12; ++it) {
+    for (std::size_t k = 0; k < nb.size(); ++k)
+      v.push_back(act(ActionType::Irecv, r, kAnySource, 800));
+    for (int p : nb)
+      v.push_back(act(ActionType::Send, r, p, 800));
+    for (std::size_t k = 0; k < nb.size(); ++k) {
+      Action w = act(ActionType::Wait, r, kAnySource);
+      w.partner2 = r;
+      v.push_back(w);
+    }
+    v.push_back(act(ActionType::Compute, r, 0, 0, 3e6 / n));
+    v.push_back(act(ActionType::Allreduce, r, 0, 8));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, OneWildcardReceivePerNeighbour)
+{
+  // the second receive and wait are done by ranks with both neighbours: a guard counting the rank's neighbours
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, any_source_per_neighbour), {});
+  for (int n : {16, 100})
+    EXPECT_EQ(difference(m, any_source_per_neighbour, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
 TEST(LoopFold, LoopsFoldAndShortInnerOnesUnroll)
 {
   // (A B B B C) x 20: an outer loop of 20; the inner loop of three Bs has few enough iterations to be a coincidence

@@ -86,6 +86,10 @@ nlohmann::json guard_to_json(const Guard& g)
     j[g.rank_rule == Guard::RankRule::Only ? "only" : "except"] = ref_to_json(g.rank);
   if (g.as != Guard::Sibling::None)
     j["as"] = g.as == Guard::Sibling::Next ? "next" : "previous";
+  if (g.min_neighbours > 0) {
+    j["min_neighbours"] = g.min_neighbours;
+    j["of_offsets"] = g.offsets;
+  }
   return j;
 }
 
@@ -102,13 +106,17 @@ Guard guard_from_json(const nlohmann::json& j, const std::string& where)
     else if (key == "only" || key == "except") {
       g.rank_rule = key == "only" ? Guard::RankRule::Only : Guard::RankRule::Except;
       g.rank = ref_from_json(value, where);
+    } else if (key == "min_neighbours") {
+      g.min_neighbours = value.get<int>();
+    } else if (key == "of_offsets") {
+      g.offsets = value.get<std::vector<std::vector<int>>>();
     } else if (key == "as") {
       std::string v = value.get<std::string>();
       if (v != "next" && v != "previous")
         throw Error(fmt::format("{}: guard \"as\" is '{}' (expected \"next\" or \"previous\")", where, v));
       g.as = v == "next" ? Guard::Sibling::Next : Guard::Sibling::Previous;
     } else
-      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except, as)", where,
+      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except, as, min_neighbours, of_offsets)", where,
                               key));
   }
   return g;
@@ -331,6 +339,8 @@ std::string Guard::describe() const
     parts.push_back(fmt::format("from {} processes", min_procs));
   if (as != Sibling::None)
     parts.push_back(as == Sibling::Next ? "where the next action is done" : "where the action before is done");
+  if (min_neighbours > 0)
+    parts.push_back(fmt::format("on ranks with {} or more of its {} neighbours", min_neighbours, offsets.size()));
   std::string s;
   for (const auto& p : parts)
     s += (s.empty() ? "" : ", ") + p;
@@ -473,6 +483,13 @@ bool guard_admits(const Guard& g, const ModelNode& node, int rank, int procs, co
 {
   if (g.min_procs > 0 && procs < g.min_procs)
     return false;
+  if (g.min_neighbours > 0) {
+    int k = 0;
+    for (const auto& o : g.offsets)
+      k += resolve_rank({RankRef::Kind::Offset, 0, o}, rank, procs, grid) != kOffGrid;
+    if (k < g.min_neighbours)
+      return false;
+  }
   if (g.rank_rule != Guard::RankRule::Any) {
     bool is = resolve_rank(g.rank, 0, procs, grid) == rank;
     if (is != (g.rank_rule == Guard::RankRule::Only))

@@ -48,7 +48,14 @@ struct Guard {
   /// a compute slot done where the action after it (or before it) is done, by that action's guard
   enum class Sibling : std::uint8_t { None, Next, Previous };
   Sibling as = Sibling::None;
-  bool always() const { return !neighbours && min_procs == 0 && rank_rule == RankRule::Any && as == Sibling::None; }
+  /// only on ranks with at least this many neighbours on the grid among `offsets` (the k-th of a run of like
+  /// actions, one per neighbour: a receive from any source for each)
+  int min_neighbours = 0;
+  std::vector<std::vector<int>> offsets;
+  bool always() const
+  {
+    return !neighbours && min_procs == 0 && rank_rule == RankRule::Any && as == Sibling::None && min_neighbours == 0;
+  }
   /// "where its partners exist, from 4 processes", "" when always.
   std::string describe() const;
 };

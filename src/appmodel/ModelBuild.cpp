@@ -687,7 +687,8 @@ struct Resolver {
     return true;
   }
 
-  std::vector<Guard> guard_candidates(const ModelNode& m, const Presence& domain, const Presence& present) const
+  std::vector<Guard> guard_candidates(const ModelNode& m, const Presence& domain, const Presence& present,
+                                      const std::vector<std::vector<int>>& body_offsets) const
   {
     std::vector<Guard> out;
     bool offsets = (m.has_partner && m.partner.kind == RankRef::Kind::Offset) ||
@@ -761,6 +762,13 @@ struct Resolver {
           g.min_procs = mp;
           out.push_back(g);
         }
+    // the k-th of a run of like actions, one per neighbour the rank has among its body's grid offsets
+    for (std::size_t k = 1; k <= body_offsets.size(); ++k) {
+      Guard g;
+      g.min_neighbours = static_cast<int>(k);
+      g.offsets = body_offsets;
+      out.push_back(g);
+    }
     return out;
   }
 
@@ -813,7 +821,8 @@ struct Resolver {
     return law;
   }
 
-  void choose_guard(ANode& a, ModelNode& m, const Presence& domain, const Presence& present)
+  void choose_guard(ANode& a, ModelNode& m, const Presence& domain, const Presence& present,
+                    const std::vector<std::vector<int>>& body_offsets)
   {
     std::size_t limit = 8;
     std::vector<RankRef> c1 = a.has_partner ? a.cands : std::vector<RankRef>{RankRef{}};
@@ -822,7 +831,7 @@ struct Resolver {
       for (std::size_t y = 0; y < c2.size() && y < limit; ++y) {
         m.partner = c1[x];
         m.partner2 = c2[y];
-        for (const Guard& g : guard_candidates(m, domain, present))
+        for (const Guard& g : guard_candidates(m, domain, present, body_offsets))
           if (explains(g, m, domain, present)) {
             m.guard = g;
             // the chosen references first, for the laws' areas
@@ -870,6 +879,13 @@ struct Resolver {
         std::rotate(a.cands.begin(), a.cands.begin() + static_cast<std::ptrdiff_t>(k),
                     a.cands.begin() + static_cast<std::ptrdiff_t>(k) + 1);
     }
+    // the grid offsets the body's actions reach, for guards that count a rank's neighbours
+    std::vector<std::vector<int>> body_offsets;
+    for (const ANode& a : nodes)
+      if (!a.loop && a.has_partner && !a.cands.empty() && a.cands.front().kind == RankRef::Kind::Offset &&
+          std::find(body_offsets.begin(), body_offsets.end(), a.cands.front().offset) == body_offsets.end())
+        body_offsets.push_back(a.cands.front().offset);
+    std::sort(body_offsets.begin(), body_offsets.end());
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       throw_if_interrupted();
       ANode& a = nodes[i];
@@ -884,7 +900,7 @@ struct Resolver {
       m.has_partner2 = a.has_partner2;
       m.origin = where(a);
       if (!is_slot(i))
-        choose_guard(a, m, domain, presences[i]);
+        choose_guard(a, m, domain, presences[i], body_offsets);
     }
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       ANode& a = nodes[i];
