@@ -39,15 +39,10 @@ std::uint32_t ReplayEngine::post_send(std::uint32_t e, const MicroOp& op)
   size.bytes += op.bytes;
   if (!op.sync && static_cast<double>(op.bytes) < options_.eager_threshold_bytes)
     q.complete = true; // detached: the sender goes on at once
-  Mailbox& box = mailboxes_[static_cast<std::size_t>(op.peer)];
-  for (auto it = box.recvs.begin(); it != box.recvs.end(); ++it)
-    if (matches(requests_[*it], q)) {
-      std::uint32_t recv = *it;
-      box.recvs.erase(it);
-      start_transfer(id, recv);
-      return id;
-    }
-  box.sends.push_back(id);
+  if (std::uint32_t recv = mailboxes_.take_recv(q, requests_); recv != kNone)
+    start_transfer(id, recv);
+  else
+    mailboxes_.add(id, requests_);
   return id;
 }
 
@@ -65,15 +60,10 @@ std::uint32_t ReplayEngine::post_recv(std::uint32_t e, const MicroOp& op)
   q.bytes = op.bytes;
   q.wildcard_source = op.peer == kAnySource;
   q.refs = 2;
-  Mailbox& box = mailboxes_[static_cast<std::size_t>(r)];
-  for (auto it = box.sends.begin(); it != box.sends.end(); ++it)
-    if (matches(q, requests_[*it])) {
-      std::uint32_t send = *it;
-      box.sends.erase(it);
-      start_transfer(send, id);
-      return id;
-    }
-  box.recvs.push_back(id);
+  if (std::uint32_t send = mailboxes_.take_send(q, requests_); send != kNone)
+    start_transfer(send, id);
+  else
+    mailboxes_.add(id, requests_);
   return id;
 }
 

@@ -9,6 +9,7 @@
 #include "platform/Platform.hpp"
 #include "report/Timeline.hpp"
 #include "sim/CpuModel.hpp"
+#include "sim/Mailboxes.hpp"
 #include "sim/OverDecomposed.hpp"
 #include "sim/ReplayState.hpp"
 
@@ -111,7 +112,7 @@ private:
   std::vector<Communicator> comms_;
   std::vector<Split> splits_;
   std::map<std::pair<int, std::uint32_t>, int> split_ids_;
-  std::vector<Mailbox> mailboxes_;
+  Mailboxes mailboxes_{0};
   SlotPool<Request> requests_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> transfers_;
   std::vector<std::uint32_t> exec_of_cpu_;

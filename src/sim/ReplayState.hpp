@@ -33,6 +33,11 @@ struct Request {
   std::uint8_t refs = 0;
   std::uint64_t bytes = 0;
   double match_time = -1;
+  // while unmatched (Mailboxes): neighbours in its pair's or any-source list, in
+  // its receiver's list of sends, and a receive's posting order
+  std::uint32_t prev = kNone, next = kNone;
+  std::uint32_t box_prev = kNone, box_next = kNone;
+  std::uint64_t posted = 0;
 };
 
 // An entry of a rank's trace-level request list, keyed as the trace's wait
@@ -110,42 +115,6 @@ struct Split {
   std::vector<std::tuple<int, int, int>> entries; // color, key, world rank
   bool built = false;
   std::map<int, int> comm_of_color;
-};
-
-// Requests waiting to be matched, oldest first. Matching takes mostly from the
-// front and now and then from the middle: a vector with a moving head does both
-// without a deque's bookkeeping.
-class MatchQueue {
-public:
-  const std::uint32_t* begin() const { return items_.data() + head_; }
-  const std::uint32_t* end() const { return items_.data() + items_.size(); }
-  std::size_t size() const { return items_.size() - head_; }
-  void push_back(std::uint32_t id) { items_.push_back(id); }
-  void erase(const std::uint32_t* pos)
-  {
-    auto i = static_cast<std::size_t>(pos - items_.data());
-    if (i != head_) {
-      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
-      return;
-    }
-    ++head_;
-    if (head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
-  }
-
-private:
-  std::vector<std::uint32_t> items_;
-  std::size_t head_ = 0;
-};
-
-struct Mailbox {
-  MatchQueue sends; // unmatched, in posting order
-  MatchQueue recvs;
 };
 
 /// True when a receive accepts a send (context, source or wildcard, tag or wildcard).
