@@ -25,6 +25,8 @@ int ReplayEngine::comm_index(Rank& rank, int handle)
 
 int ReplayEngine::local_rank(const Rank& rank, int comm) const
 {
+  if (comm == 0)
+    return rank.report.rank; // MPI_COMM_WORLD: local and world ranks are one
   return comm < static_cast<int>(rank.local_rank.size()) ? rank.local_rank[static_cast<std::size_t>(comm)] : -1;
 }
 
@@ -32,6 +34,8 @@ int ReplayEngine::local_rank(const Rank& rank, int comm) const
 int ReplayEngine::world_rank(const Rank& rank, int comm, int local) const
 {
   const Communicator& c = comms_[static_cast<std::size_t>(comm)];
+  if (comm == 0 && local >= 0 && local < static_cast<int>(ranks_.size()))
+    return local; // MPI_COMM_WORLD's members are the ranks in order
   if (local < 0 || local >= static_cast<int>(c.members.size()))
     fail_action(rank, fmt::format("rank {} is outside communicator comm={} of size {}", local, rank.action.comm,
                                   c.members.size()));

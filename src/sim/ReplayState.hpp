@@ -92,6 +92,18 @@ struct Rank {
   bool loop_stop = false;
   Pending test_entry{};
   RankReport report;
+  // the report's counters of the latest destinations and size classes (map nodes never move), so that a
+  // message rarely walks the report's maps
+  struct PartnerCounters {
+    std::int32_t peer = -1, size_class = -1;
+    RankReport::Traffic* partner = nullptr; // report.partners[peer]
+    RankReport::Traffic* pair = nullptr;    // report.partner_sizes[peer][size_class]
+  };
+  static constexpr int kPartnerCounters = 4;
+  PartnerCounters partner_counters[kPartnerCounters];
+  std::uint8_t partner_counters_next = 0;
+  std::int32_t size_counter_class = -1;
+  RankReport::Traffic* size_counter = nullptr; // report.sizes[size_counter_class]
   double phase_flops = 0;           // computed since the rank's latest collective on every rank
   std::uint32_t phases_closed = 0;  // such collectives reached, and the trace's end
   // over-decomposed replay: the rank is a VP on a core
