@@ -6,7 +6,7 @@ namespace perfcast::replay {
 namespace {
 
 template <class Next, class Accept>
-std::uint32_t first_accepted(std::uint32_t id, SlotPool<Request>& requests, Next next, Accept accept)
+std::uint32_t first_accepted(std::uint32_t id, ChunkedPool<Request>& requests, Next next, Accept accept)
 {
   for (; id != kNone; id = next(requests[id]))
     if (accept(requests[id]))
@@ -122,7 +122,7 @@ void Mailboxes::grow()
 
 // ---- request chains
 
-void Mailboxes::unlink(List& list, std::uint32_t id, SlotPool<Request>& requests)
+void Mailboxes::unlink(List& list, std::uint32_t id, ChunkedPool<Request>& requests)
 {
   Request& q = requests[id];
   (q.prev == kNone ? list.head : requests[q.prev].next) = q.next;
@@ -130,7 +130,7 @@ void Mailboxes::unlink(List& list, std::uint32_t id, SlotPool<Request>& requests
   q.prev = q.next = kNone;
 }
 
-void Mailboxes::unlink_box(List& list, std::uint32_t id, SlotPool<Request>& requests)
+void Mailboxes::unlink_box(List& list, std::uint32_t id, ChunkedPool<Request>& requests)
 {
   Request& q = requests[id];
   (q.box_prev == kNone ? list.head : requests[q.box_prev].box_next) = q.box_next;
@@ -138,7 +138,7 @@ void Mailboxes::unlink_box(List& list, std::uint32_t id, SlotPool<Request>& requ
   q.box_prev = q.box_next = kNone;
 }
 
-void Mailboxes::add(std::uint32_t id, SlotPool<Request>& requests)
+void Mailboxes::add(std::uint32_t id, ChunkedPool<Request>& requests)
 {
   Request& q = requests[id];
   Box& box = boxes_[static_cast<std::size_t>(q.dst)];
@@ -164,7 +164,7 @@ void Mailboxes::add(std::uint32_t id, SlotPool<Request>& requests)
   ++unmatched_sends_;
 }
 
-std::uint32_t Mailboxes::take_send(const Request& recv, SlotPool<Request>& requests)
+std::uint32_t Mailboxes::take_send(const Request& recv, ChunkedPool<Request>& requests)
 {
   Box& box = boxes_[static_cast<std::size_t>(recv.dst)];
   auto accepts = [&](const Request& send) { return matches(recv, send); };
@@ -191,7 +191,7 @@ std::uint32_t Mailboxes::take_send(const Request& recv, SlotPool<Request>& reque
   return id;
 }
 
-std::uint32_t Mailboxes::take_recv(const Request& send, SlotPool<Request>& requests)
+std::uint32_t Mailboxes::take_recv(const Request& send, ChunkedPool<Request>& requests)
 {
   Box& box = boxes_[static_cast<std::size_t>(send.dst)];
   auto accepts = [&](const Request& recv) { return matches(recv, send); };
@@ -209,7 +209,7 @@ std::uint32_t Mailboxes::take_recv(const Request& send, SlotPool<Request>& reque
   return named;
 }
 
-bool Mailboxes::remove(std::uint32_t id, SlotPool<Request>& requests)
+bool Mailboxes::remove(std::uint32_t id, ChunkedPool<Request>& requests)
 {
   Request& q = requests[id];
   Box& box = boxes_[static_cast<std::size_t>(q.dst)];

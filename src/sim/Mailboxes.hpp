@@ -13,7 +13,7 @@
 // takes the first accepting send of its pair, one from any source the first
 // accepting send of all. That is the first accepting request of the receiver's
 // posting order, which is what one list per receiver scanned from the front gives.
-#include "core/SlotPool.hpp"
+#include "sim/ChunkedPool.hpp"
 #include "sim/ReplayState.hpp"
 
 #include <bit>
@@ -27,13 +27,13 @@ public:
   explicit Mailboxes(std::size_t ranks) : boxes_(ranks) {}
 
   /// Removes and returns the oldest unmatched send that `recv` accepts, or kNone.
-  std::uint32_t take_send(const Request& recv, SlotPool<Request>& requests);
+  std::uint32_t take_send(const Request& recv, ChunkedPool<Request>& requests);
   /// Removes and returns the oldest unmatched receive that accepts `send`, or kNone.
-  std::uint32_t take_recv(const Request& send, SlotPool<Request>& requests);
+  std::uint32_t take_recv(const Request& send, ChunkedPool<Request>& requests);
   /// Queues an unmatched send (to send.dst) or receive (of recv.dst).
-  void add(std::uint32_t id, SlotPool<Request>& requests);
+  void add(std::uint32_t id, ChunkedPool<Request>& requests);
   /// Removes a queued request (a cancel); false when it is not queued.
-  bool remove(std::uint32_t id, SlotPool<Request>& requests);
+  bool remove(std::uint32_t id, ChunkedPool<Request>& requests);
   /// Unmatched sends over all ranks.
   std::uint64_t unmatched_sends() const { return unmatched_sends_; }
 
@@ -75,8 +75,8 @@ private:
   std::size_t home(std::uint64_t key) const { return static_cast<std::size_t>((key * 0x9e3779b97f4a7c15ull) >> shift_); }
   void grow();
 
-  void unlink(List& list, std::uint32_t id, SlotPool<Request>& requests);
-  void unlink_box(List& list, std::uint32_t id, SlotPool<Request>& requests);
+  void unlink(List& list, std::uint32_t id, ChunkedPool<Request>& requests);
+  void unlink_box(List& list, std::uint32_t id, ChunkedPool<Request>& requests);
 
   std::vector<Box> boxes_;
   std::vector<Slot> slots_;
