@@ -154,7 +154,7 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
   default:
     if (!is_collective(a.type))
       return;
-    std::uint32_t seq = rank.coll_seq[comm]++;
+    std::uint32_t seq = comm == 0 ? rank.world_coll_seq++ : rank.coll_seq[comm]++;
     int size = static_cast<int>(comms_[static_cast<std::size_t>(comm)].members.size());
     if (size == static_cast<int>(comms_.front().members.size())) {
       // what a model of the collectives needs: calls, roots and payload per type, on communicators of all ranks
@@ -201,7 +201,7 @@ void ReplayEngine::expand_comm_create(std::uint32_t e, const Action& a, int pare
   std::size_t first = ops.size();
   int size = static_cast<int>(comms_[static_cast<std::size_t>(parent)].members.size());
   expand_collective(exchange, me, size, options_.collectives, ops);
-  map_ops(rank, parent, ops, first, rank.coll_seq[parent]++);
+  map_ops(rank, parent, ops, first, parent == 0 ? rank.world_coll_seq++ : rank.coll_seq[parent]++);
   MicroOp create;
   create.code = OpCode::CommCreate;
   create.peer = split_id;

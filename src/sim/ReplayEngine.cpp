@@ -31,7 +31,6 @@ ReplayEngine::ReplayEngine(const TraceIndex& trace, const Platform& platform, co
     rank.reader = source_->open_rank(r);
     rank.report.rank = r;
     rank.report.host = rank.host;
-    rank.local_rank.push_back(r);
     std::uint32_t main = execs_.acquire(); // rank r's main context is execs_[r]
     execs_[main].rank = r;
     ready_.push_back(main);

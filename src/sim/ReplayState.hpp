@@ -78,10 +78,13 @@ struct Rank {
   bool has_action = false;
   bool finishing = false;
   std::vector<Pending> pending;
-  std::map<int, int> handles{{0, 0}};     // communicator handle -> communicator
-  std::map<int, std::uint32_t> coll_seq;  // collectives started per communicator
+  // Communicators other than the world; comm_index and local_rank answer for the world without them, so that a
+  // rank of a trace that never splits allocates nothing here.
+  std::map<int, int> handles;             // communicator handle (> 0) -> communicator
+  std::uint32_t world_coll_seq = 0;       // collectives started on the world
+  std::map<int, std::uint32_t> coll_seq;  // collectives started per other communicator
   std::map<int, std::uint32_t> split_seq; // comm_split/dup calls per parent communicator
-  std::vector<int> local_rank;            // per communicator, -1 when not a member
+  std::vector<int> local_rank;            // per communicator, -1 when not a member (entry 0 unused)
   // perfcast extensions: replies to wildcard sources and loop blocks
   std::int32_t last_wild_source = -1;
   std::int32_t last_recv_tag = -1;
