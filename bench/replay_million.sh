@@ -110,9 +110,10 @@ for P in $counts; do
   fi
   sg="timeout" sg_cpu="" sg_mem="" sg_ms=""
   if [ -z "$sg_gave_up" ]; then
-    # no guard page per actor (each one a memory mapping: 65,536 actors pass vm.max_map_count's default) and
-    # small stacks; neither changes the simulation
-    read -r sg_cpu sg_mem sg_wall status < <(cd "$dir" && run_timed "$sg_timeout" smpirun -np "$P" \
+    # no copy of the replay program per actor (privatization: a replay has no globals of its own; 13,000
+    # copies exhaust the mappings), no guard page per actor (each one a memory mapping: 65,536 actors pass
+    # vm.max_map_count's default) and small stacks; none of them changes the simulation
+    read -r sg_cpu sg_mem sg_wall status < <(cd "$dir" && run_timed "$sg_timeout" smpirun -np "$P" -no-privatize \
       -platform platform.xml -hostfile hosts -replay one.txt --cfg=contexts/guard-size:0 \
       --cfg=contexts/stack-size:256 --log=smpi_replay.thresh:info --log=root.thresh:warning)
     sg_ms=$(sed -n 's/.*Simulation time \([0-9.e+-]*\).*/\1/p' "$work/out" | tail -1)
