@@ -61,6 +61,8 @@ struct Group {
   double v = 0;         // virtual progress at last_update
   double last_update = 0;
   std::uint32_t solve_index = 0; // position in comp_groups_ while mark == the solve's mark
+  double front_finish_v = 0;     // finish_v of flows.front(): a re-solve reads it here, not in a cold Flow
+  double penalty = 0, bound = 0; // the route's, copied: a solve of many groups reads them for each
 };
 
 struct LinkUse {
@@ -159,6 +161,8 @@ private:
     const RouteInfo& stored = routes_.emplace(key, std::move(info)).first->second;
     groups_.emplace_back();
     groups_.back().route = &stored;
+    groups_.back().penalty = stored.penalty;
+    groups_.back().bound = stored.bound;
     return stored;
   }
 
@@ -211,6 +215,7 @@ private:
     f.seq = seq_++;
     g.flows.push_back(id);
     std::push_heap(g.flows.begin(), g.flows.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
+    g.front_finish_v = flows_[g.flows.front()].finish_v;
     g.touched = true;
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] += route.shared_weights[u];
@@ -235,6 +240,8 @@ private:
       completed.push_back(id);
       ++ended;
     }
+    if (!g.flows.empty())
+      g.front_finish_v = flows_[g.flows.front()].finish_v;
     g.touched = true;
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -=
@@ -316,7 +323,7 @@ private:
       g.touched = false;
       if (g.flows.empty())
         continue;
-      double left = std::max(0.0, flows_[g.flows.front()].finish_v - g.v);
+      double left = std::max(0.0, g.front_finish_v - g.v);
       done_heap_.schedule(comp_groups_[k], value > 0 ? now_ + left / value : kNever);
     }
   }
@@ -439,8 +446,8 @@ private:
     for (std::size_t k = 0; k < ng; ++k) {
       const Group& g = groups_[comp_groups_[k]];
       SolveGroup& s = sg_[k];
-      s.penalty = g.route->penalty;
-      s.bound = g.route->bound;
+      s.penalty = g.penalty;
+      s.bound = g.bound;
       s.lambda_bound = s.bound < kNever ? s.bound * s.penalty : kNever;
       s.value = -1; // unfixed
     }

@@ -4,7 +4,10 @@
 
 namespace perfcast {
 
-CpuModel::CpuModel(const Platform& platform) : platform_(platform), running_(platform.hosts().size()) {}
+CpuModel::CpuModel(const Platform& platform)
+    : platform_(platform), running_(platform.hosts().size()), touched_stamp_(platform.hosts().size(), 0)
+{
+}
 
 std::uint32_t CpuModel::start(int host, double flops, double now)
 {
@@ -36,17 +39,22 @@ void CpuModel::reshare(int host, double now)
 void CpuModel::advance(double t, std::vector<std::uint32_t>& completed)
 {
   std::uint32_t id;
-  std::vector<int> touched;
+  // the hosts whose executions ended, in the order of their first ending (one stamp per host: at a million
+  // ranks in lockstep, every host's executions end at once)
+  touched_.clear();
+  ++stamp_;
   while (heap_.pop_until(t, id)) {
     int host = execs_[id].host;
     auto& run = running_[static_cast<std::size_t>(host)];
     run.erase(std::find(run.begin(), run.end(), id));
     execs_.release(id);
     completed.push_back(id);
-    if (std::find(touched.begin(), touched.end(), host) == touched.end())
-      touched.push_back(host);
+    if (touched_stamp_[static_cast<std::size_t>(host)] != stamp_) {
+      touched_stamp_[static_cast<std::size_t>(host)] = stamp_;
+      touched_.push_back(host);
+    }
   }
-  for (int host : touched)
+  for (int host : touched_)
     reshare(host, t);
 }
 

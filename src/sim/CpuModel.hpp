@@ -33,6 +33,9 @@ private:
   SlotPool<Exec> execs_;
   std::vector<std::vector<std::uint32_t>> running_; // per host
   CompletionHeap heap_;
+  std::vector<int> touched_;                 // hosts whose executions end in advance()
+  std::vector<std::uint64_t> touched_stamp_; // per host: the advance() that last touched it
+  std::uint64_t stamp_ = 0;
 };
 
 } // namespace perfcast

@@ -26,28 +26,36 @@ std::uint32_t ReplayEngine::post_send(std::uint32_t e, const MicroOp& op)
   // who talks to whom and at what size (the queueing model's inputs):
   // user traffic travels on even contexts, the collectives' schedules on odd ones
   int size_class = static_cast<int>(std::bit_width(op.bytes));
-  RankReport::Traffic& kind = op.ctx % 2 == 0 ? rank.report.partners[op.peer] : rank.report.collective;
-  ++kind.messages;
-  kind.bytes += op.bytes;
   if (op.ctx % 2 == 0) {
-    RankReport::Traffic& pair = rank.report.partner_sizes[op.peer][size_class];
-    ++pair.messages;
-    pair.bytes += op.bytes;
+    Rank::PartnerCounters* c = nullptr;
+    for (Rank::PartnerCounters& k : rank.partner_counters)
+      if (k.peer == op.peer && k.size_class == size_class)
+        c = &k;
+    if (!c) {
+      c = &rank.partner_counters[rank.partner_counters_next];
+      rank.partner_counters_next = (rank.partner_counters_next + 1) % Rank::kPartnerCounters;
+      *c = {op.peer, size_class, &rank.report.partners[op.peer], &rank.report.partner_sizes[op.peer][size_class]};
+    }
+    ++c->partner->messages;
+    c->partner->bytes += op.bytes;
+    ++c->pair->messages;
+    c->pair->bytes += op.bytes;
+  } else {
+    ++rank.report.collective.messages;
+    rank.report.collective.bytes += op.bytes;
   }
-  RankReport::Traffic& size = rank.report.sizes[size_class];
-  ++size.messages;
-  size.bytes += op.bytes;
+  if (rank.size_counter_class != size_class) {
+    rank.size_counter_class = size_class;
+    rank.size_counter = &rank.report.sizes[size_class];
+  }
+  ++rank.size_counter->messages;
+  rank.size_counter->bytes += op.bytes;
   if (!op.sync && static_cast<double>(op.bytes) < options_.eager_threshold_bytes)
     q.complete = true; // detached: the sender goes on at once
-  Mailbox& box = mailboxes_[static_cast<std::size_t>(op.peer)];
-  for (auto it = box.recvs.begin(); it != box.recvs.end(); ++it)
-    if (matches(requests_[*it], q)) {
-      std::uint32_t recv = *it;
-      box.recvs.erase(it);
-      start_transfer(id, recv);
-      return id;
-    }
-  box.sends.push_back(id);
+  if (std::uint32_t recv = mailboxes_.take_recv(q, requests_); recv != kNone)
+    start_transfer(id, recv);
+  else
+    mailboxes_.add(id, requests_);
   return id;
 }
 
@@ -65,15 +73,10 @@ std::uint32_t ReplayEngine::post_recv(std::uint32_t e, const MicroOp& op)
   q.bytes = op.bytes;
   q.wildcard_source = op.peer == kAnySource;
   q.refs = 2;
-  Mailbox& box = mailboxes_[static_cast<std::size_t>(r)];
-  for (auto it = box.sends.begin(); it != box.sends.end(); ++it)
-    if (matches(q, requests_[*it])) {
-      std::uint32_t send = *it;
-      box.sends.erase(it);
-      start_transfer(send, id);
-      return id;
-    }
-  box.recvs.push_back(id);
+  if (std::uint32_t send = mailboxes_.take_send(q, requests_); send != kNone)
+    start_transfer(send, id);
+  else
+    mailboxes_.add(id, requests_);
   return id;
 }
 

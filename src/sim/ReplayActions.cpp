@@ -25,6 +25,8 @@ int ReplayEngine::comm_index(Rank& rank, int handle)
 
 int ReplayEngine::local_rank(const Rank& rank, int comm) const
 {
+  if (comm == 0)
+    return rank.report.rank; // MPI_COMM_WORLD: local and world ranks are one
   return comm < static_cast<int>(rank.local_rank.size()) ? rank.local_rank[static_cast<std::size_t>(comm)] : -1;
 }
 
@@ -32,6 +34,8 @@ int ReplayEngine::local_rank(const Rank& rank, int comm) const
 int ReplayEngine::world_rank(const Rank& rank, int comm, int local) const
 {
   const Communicator& c = comms_[static_cast<std::size_t>(comm)];
+  if (comm == 0 && local >= 0 && local < static_cast<int>(ranks_.size()))
+    return local; // MPI_COMM_WORLD's members are the ranks in order
   if (local < 0 || local >= static_cast<int>(c.members.size()))
     fail_action(rank, fmt::format("rank {} is outside communicator comm={} of size {}", local, rank.action.comm,
                                   c.members.size()));
@@ -150,7 +154,7 @@ void ReplayEngine::expand(std::uint32_t e, const Action& a)
   default:
     if (!is_collective(a.type))
       return;
-    std::uint32_t seq = rank.coll_seq[comm]++;
+    std::uint32_t seq = comm == 0 ? rank.world_coll_seq++ : rank.coll_seq[comm]++;
     int size = static_cast<int>(comms_[static_cast<std::size_t>(comm)].members.size());
     if (size == static_cast<int>(comms_.front().members.size())) {
       // what a model of the collectives needs: calls, roots and payload per type, on communicators of all ranks
@@ -197,7 +201,7 @@ void ReplayEngine::expand_comm_create(std::uint32_t e, const Action& a, int pare
   std::size_t first = ops.size();
   int size = static_cast<int>(comms_[static_cast<std::size_t>(parent)].members.size());
   expand_collective(exchange, me, size, options_.collectives, ops);
-  map_ops(rank, parent, ops, first, rank.coll_seq[parent]++);
+  map_ops(rank, parent, ops, first, parent == 0 ? rank.world_coll_seq++ : rank.coll_seq[parent]++);
   MicroOp create;
   create.code = OpCode::CommCreate;
   create.peer = split_id;

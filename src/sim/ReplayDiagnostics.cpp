@@ -58,9 +58,7 @@ void ReplayEngine::check_deadlock() const
     msg += "\n  " + describe(r);
   }
   // messages sent but never received
-  std::size_t unmatched = 0;
-  for (const Mailbox& box : mailboxes_)
-    unmatched += box.sends.size();
+  std::uint64_t unmatched = mailboxes_.unmatched_sends();
   if (unmatched)
     msg += fmt::format("\n  {} sent message(s) were never received", unmatched);
   // ranks blocked in different collectives of the world communicator: the

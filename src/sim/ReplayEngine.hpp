@@ -9,6 +9,7 @@
 #include "platform/Platform.hpp"
 #include "report/Timeline.hpp"
 #include "sim/CpuModel.hpp"
+#include "sim/Mailboxes.hpp"
 #include "sim/OverDecomposed.hpp"
 #include "sim/ReplayState.hpp"
 
@@ -107,12 +108,12 @@ private:
   CompletionHeap timers_;
   std::unique_ptr<TraceSource> source_; // before ranks_: their readers use it
   std::vector<Rank> ranks_;
-  SlotPool<Exec> execs_; // the first P are the ranks' main contexts
+  ChunkedPool<Exec> execs_; // the first P are the ranks' main contexts
   std::vector<Communicator> comms_;
   std::vector<Split> splits_;
   std::map<std::pair<int, std::uint32_t>, int> split_ids_;
-  std::vector<Mailbox> mailboxes_;
-  SlotPool<Request> requests_;
+  Mailboxes mailboxes_{0};
+  ChunkedPool<Request> requests_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> transfers_;
   std::vector<std::uint32_t> exec_of_cpu_;
   std::deque<std::uint32_t> ready_;

@@ -146,11 +146,7 @@ void ReplayEngine::cancel(Rank& rank, const MicroOp& op)
   rank.pending.erase(it);
   Request& q = requests_[id];
   if (q.match_time < 0) {
-    Mailbox& box = mailboxes_[static_cast<std::size_t>(q.is_send ? q.dst : q.owner_rank)];
-    auto& list = q.is_send ? box.sends : box.recvs;
-    auto pos = std::find(list.begin(), list.end(), id);
-    if (pos != list.end()) {
-      list.erase(pos);
+    if (mailboxes_.remove(id, requests_)) {
       q.complete = true;
       release(id); // the mailbox's reference
     }

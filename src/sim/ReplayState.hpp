@@ -33,6 +33,11 @@ struct Request {
   std::uint8_t refs = 0;
   std::uint64_t bytes = 0;
   double match_time = -1;
+  // while unmatched (Mailboxes): neighbours in its pair's or any-source list, in
+  // its receiver's list of sends, and a receive's posting order
+  std::uint32_t prev = kNone, next = kNone;
+  std::uint32_t box_prev = kNone, box_next = kNone;
+  std::uint64_t posted = 0;
 };
 
 // An entry of a rank's trace-level request list, keyed as the trace's wait
@@ -73,10 +78,13 @@ struct Rank {
   bool has_action = false;
   bool finishing = false;
   std::vector<Pending> pending;
-  std::map<int, int> handles{{0, 0}};     // communicator handle -> communicator
-  std::map<int, std::uint32_t> coll_seq;  // collectives started per communicator
+  // Communicators other than the world; comm_index and local_rank answer for the world without them, so that a
+  // rank of a trace that never splits allocates nothing here.
+  std::map<int, int> handles;             // communicator handle (> 0) -> communicator
+  std::uint32_t world_coll_seq = 0;       // collectives started on the world
+  std::map<int, std::uint32_t> coll_seq;  // collectives started per other communicator
   std::map<int, std::uint32_t> split_seq; // comm_split/dup calls per parent communicator
-  std::vector<int> local_rank;            // per communicator, -1 when not a member
+  std::vector<int> local_rank;            // per communicator, -1 when not a member (entry 0 unused)
   // perfcast extensions: replies to wildcard sources and loop blocks
   std::int32_t last_wild_source = -1;
   std::int32_t last_recv_tag = -1;
@@ -87,6 +95,18 @@ struct Rank {
   bool loop_stop = false;
   Pending test_entry{};
   RankReport report;
+  // the report's counters of the latest destinations and size classes (map nodes never move), so that a
+  // message rarely walks the report's maps
+  struct PartnerCounters {
+    std::int32_t peer = -1, size_class = -1;
+    RankReport::Traffic* partner = nullptr; // report.partners[peer]
+    RankReport::Traffic* pair = nullptr;    // report.partner_sizes[peer][size_class]
+  };
+  static constexpr int kPartnerCounters = 4;
+  PartnerCounters partner_counters[kPartnerCounters];
+  std::uint8_t partner_counters_next = 0;
+  std::int32_t size_counter_class = -1;
+  RankReport::Traffic* size_counter = nullptr; // report.sizes[size_counter_class]
   double phase_flops = 0;           // computed since the rank's latest collective on every rank
   std::uint32_t phases_closed = 0;  // such collectives reached, and the trace's end
   // over-decomposed replay: the rank is a VP on a core
@@ -110,42 +130,6 @@ struct Split {
   std::vector<std::tuple<int, int, int>> entries; // color, key, world rank
   bool built = false;
   std::map<int, int> comm_of_color;
-};
-
-// Requests waiting to be matched, oldest first. Matching takes mostly from the
-// front and now and then from the middle: a vector with a moving head does both
-// without a deque's bookkeeping.
-class MatchQueue {
-public:
-  const std::uint32_t* begin() const { return items_.data() + head_; }
-  const std::uint32_t* end() const { return items_.data() + items_.size(); }
-  std::size_t size() const { return items_.size() - head_; }
-  void push_back(std::uint32_t id) { items_.push_back(id); }
-  void erase(const std::uint32_t* pos)
-  {
-    auto i = static_cast<std::size_t>(pos - items_.data());
-    if (i != head_) {
-      items_.erase(items_.begin() + static_cast<std::ptrdiff_t>(i));
-      return;
-    }
-    ++head_;
-    if (head_ == items_.size()) {
-      items_.clear();
-      head_ = 0;
-    } else if (head_ >= 64 && 2 * head_ >= items_.size()) {
-      items_.erase(items_.begin(), items_.begin() + static_cast<std::ptrdiff_t>(head_));
-      head_ = 0;
-    }
-  }
-
-private:
-  std::vector<std::uint32_t> items_;
-  std::size_t head_ = 0;
-};
-
-struct Mailbox {
-  MatchQueue sends; // unmatched, in posting order
-  MatchQueue recvs;
 };
 
 /// True when a receive accepts a send (context, source or wildcard, tag or wildcard).

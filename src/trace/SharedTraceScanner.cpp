@@ -2,18 +2,33 @@
 
 #include "trace/ActionGrammar.hpp"
 
+#include <algorithm>
+
 namespace perfcast {
 
 namespace {
 
 constexpr std::size_t kScanBuffer = std::size_t{1} << 20;
-constexpr std::size_t kOwnBuffer = 1024; // small: in a file sorted by rank every rank reads on its own
+// A detached rank's buffer: small, since in a file sorted by rank every rank reads on its own. 1 KiB up to
+// 65,536 ranks, less above so that they stay within 64 MiB, but never under 256 bytes (about ten lines a read).
+constexpr std::size_t kOwnBudget = std::size_t{64} << 20;
+constexpr std::size_t kOwnMax = 1024;
+constexpr std::size_t kOwnMin = 256;
+
+// A rank whose lines end within this many bytes may read them itself rather than have them kept.
+constexpr std::uint64_t kShortRest = std::uint64_t{64} << 10;
+
+std::size_t own_buffer_for(int world)
+{
+  return std::clamp(kOwnBudget / static_cast<std::size_t>(std::max(world, 1)), kOwnMin, kOwnMax);
+}
 
 } // namespace
 
 SharedTraceScanner::SharedTraceScanner(std::string path, int world_size, std::vector<std::uint64_t> rank_ends,
                                        std::size_t budget_bytes)
-    : world_(world_size), rank_ends_(std::move(rank_ends)), budget_(budget_bytes), scan_(kScanBuffer),
+    : world_(world_size), rank_ends_(std::move(rank_ends)), budget_(budget_bytes), own_buffer_(own_buffer_for(world_size)),
+      scan_(kScanBuffer),
       ranks_(static_cast<std::size_t>(world_size))
 {
   files_.add(std::move(path));
@@ -93,6 +108,18 @@ void SharedTraceScanner::keep(int rank, std::string_view line, std::uint64_t off
 {
   RankLines& q = ranks_[static_cast<std::size_t>(rank)];
   if (q.head == q.lines.size()) {
+    // Over the budget, a rank whose lines end shortly after this one reads them itself from here, rather than
+    // have them copied now and an older rank detached: in a file sorted by rank, every rank past the first
+    // budget's worth is such a rank, and its lines would be dropped again before it asks for them.
+    auto r = static_cast<std::size_t>(rank);
+    if (buffered_ + line.size() + sizeof(Pending) > budget_ && r < rank_ends_.size() &&
+        rank_ends_[r] - offset <= kShortRest) {
+      q.own = std::make_unique<LineBuffer>(own_buffer_);
+      q.own->seek(offset);
+      q.own_line = line_number - 1;
+      ++detachments_;
+      return;
+    }
     q.text.clear();
     q.lines.clear();
     q.text_head = q.head = 0;
@@ -118,7 +145,7 @@ void SharedTraceScanner::detach_oldest()
     if (q.head == q.lines.size() || q.since != since || q.own)
       continue; // stale: emptied since
     const Pending& first = q.lines[q.head];
-    q.own = std::make_unique<LineBuffer>(kOwnBuffer);
+    q.own = std::make_unique<LineBuffer>(own_buffer_);
     q.own->seek(first.offset);
     q.own_line = first.line - 1;
     for (std::size_t i = q.head; i < q.lines.size(); ++i)

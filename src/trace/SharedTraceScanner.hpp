@@ -73,6 +73,7 @@ private:
   int world_;
   std::vector<std::uint64_t> rank_ends_;
   std::size_t budget_;
+  std::size_t own_buffer_; // bytes of a detached rank's read buffer
   LineBuffer scan_;
   std::uint64_t scan_line_ = 0;
   std::vector<RankLines> ranks_;
