@@ -21,7 +21,15 @@ std::string file_in_directory(const std::string& path, const char* name, const c
 
 } // namespace
 
-std::string trace_index_for(const std::string& path) { return file_in_directory(path, "trace.txt", "a trace index"); }
+std::string trace_index_for(const std::string& path)
+{
+  // perfcast trace writes trace.txt, perfcast extrapolate index.txt
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec) && !std::filesystem::exists(std::filesystem::path(path) / "trace.txt", ec) &&
+      std::filesystem::exists(std::filesystem::path(path) / "index.txt", ec))
+    return (std::filesystem::path(path) / "index.txt").string();
+  return file_in_directory(path, "trace.txt", "a trace index");
+}
 
 std::string run_file_for(const std::string& path) { return file_in_directory(path, "profile.json", "a run file"); }
 

@@ -5,8 +5,8 @@
 
 namespace perfcast {
 
-/// The trace index to read for `path`: path itself, or DIR/trace.txt when
-/// path is a directory; throws Error naming what a directory lacks.
+/// The trace index to read for `path`: path itself, or DIR/trace.txt (DIR/index.txt, as perfcast extrapolate
+/// writes, when it has no trace.txt) when path is a directory; throws Error naming what a directory lacks.
 std::string trace_index_for(const std::string& path);
 
 /// The run file to read for `path`: path itself, or DIR/profile.json when
