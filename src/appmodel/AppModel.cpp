@@ -363,14 +363,9 @@ bool has_value(ActionType t)
 
 bool has_bytes(ActionType t)
 {
+  if (is_point_to_point(t))
+    return true;
   switch (t) {
-  case ActionType::Send:
-  case ActionType::Isend:
-  case ActionType::Ssend:
-  case ActionType::Issend:
-  case ActionType::Recv:
-  case ActionType::Irecv:
-  case ActionType::SendRecv:
   case ActionType::Bcast:
   case ActionType::Reduce:
   case ActionType::Allreduce:
@@ -418,17 +413,12 @@ bool has_peer_counts(ActionType t)
 
 bool has_rank_partner(ActionType t)
 {
+  if (is_point_to_point(t))
+    return true;
   switch (t) {
-  case ActionType::Send:
-  case ActionType::Isend:
-  case ActionType::Ssend:
-  case ActionType::Issend:
-  case ActionType::Recv:
-  case ActionType::Irecv:
   case ActionType::Wait:
   case ActionType::Test:
   case ActionType::Cancel:
-  case ActionType::SendRecv:
   case ActionType::Bcast:
   case ActionType::Reduce:
   case ActionType::Gather:

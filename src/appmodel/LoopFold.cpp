@@ -284,26 +284,9 @@ void scale(FoldNode& n, double factor)
 // exchanges that a small grid leaves empty) can coincide
 bool has_partner(const std::vector<FoldNode>& body)
 {
-  for (const FoldNode& n : body) {
-    if (n.loop ? has_partner(n.body) : false)
+  for (const FoldNode& n : body)
+    if (n.loop ? has_partner(n.body) : is_point_to_point(n.action.type) || is_request_completion(n.action.type))
       return true;
-    switch (n.action.type) {
-    case ActionType::Send:
-    case ActionType::Isend:
-    case ActionType::Ssend:
-    case ActionType::Issend:
-    case ActionType::Recv:
-    case ActionType::Irecv:
-    case ActionType::SendRecv:
-    case ActionType::Wait:
-    case ActionType::Test:
-    case ActionType::Waitall:
-    case ActionType::Testall:
-    case ActionType::Waitany:
-    case ActionType::Waitsome: return true;
-    default: break;
-    }
-  }
   return false;
 }
 

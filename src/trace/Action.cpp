@@ -59,6 +59,33 @@ std::string action_keyword(const Action& action)
   return action.nonblocking ? "i" + name : name;
 }
 
+bool is_point_to_point(ActionType t)
+{
+  switch (t) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv:
+  case ActionType::SendRecv: return true;
+  default: return false;
+  }
+}
+
+bool is_request_completion(ActionType t)
+{
+  switch (t) {
+  case ActionType::Wait:
+  case ActionType::Test:
+  case ActionType::Waitall:
+  case ActionType::Testall:
+  case ActionType::Waitany:
+  case ActionType::Waitsome: return true;
+  default: return false;
+  }
+}
+
 bool is_collective(ActionType t)
 {
   switch (t) {

@@ -90,6 +90,11 @@ inline constexpr int kCollectiveRequestTag = -2;
 
 /// Whether an action type is a collective operation (and so has a non-blocking form).
 bool is_collective(ActionType type);
+/// Whether an action type sends or receives one point-to-point message (send, isend, ssend, issend, recv, irecv,
+/// sendrecv).
+bool is_point_to_point(ActionType type);
+/// Whether an action type completes requests (wait, test, waitall, testall, waitany, waitsome).
+bool is_request_completion(ActionType type);
 
 /// Size in bytes of a SimGrid datatype id (0 double, 1 int, 2 char, ...); -1 when unknown.
 int datatype_size(int id);
