@@ -80,6 +80,12 @@ ReplayPredictions predict_by_replay(const AppModel& model, const std::vector<int
     p.high_s = std::max({a, b, p.predicted_s});
     for (const std::string& c : central.clamped())
       p.warnings.push_back(c + " fell below zero at this count and is held at zero");
+    // a wide band is said beside the number: the laws forecast their own training counts poorly
+    double half = p.predicted_s > 0 ? (p.high_s - p.low_s) / (2 * p.predicted_s) : 0;
+    if (half > kWideBand)
+      p.warnings.push_back(fmt::format("the band is +-{:.0f}% of the prediction: the model's laws forecast the "
+                                       "larger training counts from the smaller ones that poorly",
+                                       100 * half));
     out.rows.push_back(std::move(p));
   }
   return out;

@@ -14,13 +14,16 @@
 
 namespace perfcast {
 
+/// A band wider than this share of the prediction (either side) is a warning beside it.
+inline constexpr double kWideBand = 0.2;
+
 struct ReplayPrediction {
   int procs = 0;
   std::string grid;
   double predicted_s = 0;
   double low_s = 0, high_s = 0; ///< the band: replays with the laws at their low and high ends
   std::string method = "extrapolated-replay";
-  std::vector<std::string> warnings; ///< laws held at zero at this count
+  std::vector<std::string> warnings; ///< laws held at zero at this count, a band wider than kWideBand
   ReplayReport report; ///< the central replay: per rank, phases, timeline
 };
 
