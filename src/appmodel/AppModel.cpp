@@ -298,7 +298,8 @@ void describe_nodes(const std::vector<ModelNode>& nodes, int depth, std::string&
       line += fmt::format(" tag {}", n.tag);
     if (n.comm != 0)
       line += fmt::format(" comm {}", n.comm);
-    if (has_value(n.type))
+    bool no_work = n.value.curve.form == CurveForm::Constant && n.value.curve.a == 0;
+    if (has_value(n.type) && (n.type == ActionType::Compute || !no_work))
       line += (n.type == ActionType::Compute ? " " : " flops ") + n.value.describe();
     if (n.one_rank && has_value(n.type))
       line += " (" + n.one_rank->rank.describe() + ": " + n.one_rank->value.describe() + ")";
