@@ -32,6 +32,7 @@ struct Training {
   std::string index;
   std::vector<TrainingRank> ranks;
   std::set<std::pair<int, int>> pairs; // point-to-point (rank, partner), partner != rank
+  bool self_messages = false;          // some rank sent to or received from itself
   ProcessGrid grid;
 };
 
@@ -110,6 +111,8 @@ void read_training(Training& t, const ModelBuildOptions& options)
         for (int p : peers)
           if (p >= 0 && p != r)
             t.pairs.insert({r, p});
+          else if (p == r)
+            t.self_messages = true;
       folder.add(a);
     }
     t.ranks[static_cast<std::size_t>(r)].folded = folder.finish();
@@ -151,6 +154,13 @@ GridScore score_grid(const GridRule& rule, const std::vector<Training>& ts)
       return {~std::size_t{0}, 0};
     for (const auto& [r, v] : t.pairs)
       offsets.insert(pair_offset(r, v, g));
+    // a rank's messages to itself are a wrap around a side of 1 on a periodic grid; any other reading needs them
+    // explained apart (one more kind of partner)
+    bool wraps_onto_itself = false;
+    for (std::size_t i = 0; i < g.dims.size(); ++i)
+      wraps_onto_itself = wraps_onto_itself || (g.periodic[i] && g.dims[i] == 1);
+    if (t.self_messages && !wraps_onto_itself)
+      offsets.insert(std::vector<int>{});
   }
   GridScore s;
   s.offsets = offsets.size();
