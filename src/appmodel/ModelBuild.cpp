@@ -889,6 +889,18 @@ struct Resolver {
         std::rotate(a.cands.begin(), a.cands.begin() + static_cast<std::ptrdiff_t>(k),
                     a.cands.begin() + static_cast<std::ptrdiff_t>(k) + 1);
     }
+    // a sendrecv that shifts along an axis receives from the opposite neighbour (MPI_Cart_shift's source and
+    // destination): where the grid could not tell the two apart, its source is the negated offset of its destination
+    for (ANode& a : nodes) {
+      if (a.loop || a.type != ActionType::SendRecv || a.cands.empty() || a.cands.front().kind != RankRef::Kind::Offset)
+        continue;
+      RankRef opposite = a.cands.front();
+      for (int& d : opposite.offset)
+        d = -d;
+      auto it = std::find(a.cands2.begin(), a.cands2.end(), opposite);
+      if (it != a.cands2.end())
+        std::rotate(a.cands2.begin(), it, it + 1);
+    }
     // the grid offsets the body's actions reach, for guards that count a rank's neighbours
     std::vector<std::vector<int>> body_offsets;
     for (const ANode& a : nodes)
