@@ -1,5 +1,6 @@
 #include "appmodel/Extrapolate.hpp"
 
+#include "appmodel/LoopFold.hpp"
 #include "core/AtomicFile.hpp"
 #include "core/Error.hpp"
 #include "core/Interrupt.hpp"
@@ -151,16 +152,9 @@ bool RankGenerator::next(Action& out)
       default: a.recv_counts = counts; break;
       }
     }
-    bool posts = a.type == ActionType::Isend || a.type == ActionType::Issend || a.type == ActionType::Irecv ||
-                 a.nonblocking;
     if (m.waits_all_pending)
       a.bytes = pending_;
-    if (posts)
-      ++pending_;
-    else if (a.type == ActionType::Wait || a.type == ActionType::Waitany)
-      pending_ = pending_ > 0 ? pending_ - 1 : 0;
-    else if (a.type == ActionType::Waitall || a.type == ActionType::Waitsome || a.type == ActionType::Testall)
-      pending_ = 0;
+    pending_ = pending_after(a, pending_);
     out = std::move(a);
     return true;
   }

@@ -45,16 +45,6 @@ std::uint64_t loop_hash(std::uint64_t iterations, std::uint64_t body_hash)
   return mix(mix(0x6c6f6f70, iterations), body_hash);
 }
 
-bool posts_request(const Action& a)
-{
-  switch (a.type) {
-  case ActionType::Isend:
-  case ActionType::Issend:
-  case ActionType::Irecv: return true;
-  default: return a.nonblocking;
-  }
-}
-
 FoldSums sums_of(const Action& a, std::uint64_t pending)
 {
   FoldSums s;
@@ -143,6 +133,21 @@ void turn_loops(std::vector<FoldNode>& seq)
 }
 
 } // namespace
+
+std::uint64_t pending_after(const Action& a, std::uint64_t pending)
+{
+  switch (a.type) {
+  case ActionType::Isend:
+  case ActionType::Issend:
+  case ActionType::Irecv: return pending + 1;
+  case ActionType::Wait:
+  case ActionType::Waitany: return pending > 0 ? pending - 1 : 0;
+  case ActionType::Waitall:
+  case ActionType::Waitsome:
+  case ActionType::Testall: return 0;
+  default: return a.nonblocking ? pending + 1 : pending;
+  }
+}
 
 void FoldSums::add(const FoldSums& o)
 {
@@ -255,12 +260,7 @@ void LoopFolder::add(const Action& a)
   leaf.action = a;
   leaf.sums = sums_of(a, pending_);
   leaf.hash = leaf_hash(a);
-  if (posts_request(a))
-    ++pending_;
-  else if (a.type == ActionType::Wait || a.type == ActionType::Waitany)
-    pending_ = pending_ > 0 ? pending_ - 1 : 0;
-  else if (a.type == ActionType::Waitall || a.type == ActionType::Waitsome || a.type == ActionType::Testall)
-    pending_ = 0;
+  pending_ = pending_after(a, pending_);
   push(std::move(leaf));
   slot_ = empty_slot(a);
 }

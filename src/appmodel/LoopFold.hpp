@@ -71,6 +71,11 @@ private:
   std::uint64_t pending_ = 0; // requests posted and not yet waited for (for waitall's count)
 };
 
+/// The requests a rank has pending after an action, given those pending before it: a non-blocking send, receive or
+/// collective posts one, a wait or waitany completes one, a waitall, waitsome or testall completes them all (the
+/// count a waitall over every pending request carries).
+std::uint64_t pending_after(const Action& action, std::uint64_t pending);
+
 /// The hash of a sequence of nodes, as LoopFolder computes a loop's body hash.
 std::uint64_t sequence_hash(const std::vector<FoldNode>& nodes);
 

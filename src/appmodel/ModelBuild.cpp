@@ -924,6 +924,7 @@ struct Resolver {
       if (!is_slot(i))
         choose_guard(a, m, domain, presences[i], body_offsets);
     }
+    std::vector<std::set<RankKey>> sets = presence_sets(nodes); // once per body, for the slots' clean instances
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       ANode& a = nodes[i];
       ModelNode& m = out[i];
@@ -967,10 +968,9 @@ struct Resolver {
         const ANode* from = &a;
         if (slot) {
           std::size_t prev = previous_action(nodes, i);
-          std::vector<std::set<RankKey>> ps = presence_sets(nodes);
           context.type = a.type;
           for (const Obs& o : a.obs)
-            if (clean(ps, prev, o))
+            if (clean(sets, prev, o))
               context.obs.push_back(o);
           if (!context.obs.empty())
             from = &context;
