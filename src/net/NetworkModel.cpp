@@ -6,6 +6,17 @@
 
 namespace perfcast {
 
+void check_network_model_name(const std::string& name)
+{
+  std::string names;
+  for (const auto& [known, text] : network_model_names()) {
+    if (known == name)
+      return;
+    names += (names.empty() ? "" : ", ") + known;
+  }
+  throw Error(fmt::format("--net: unknown network model '{}' (expected one of: {})", name, names));
+}
+
 std::vector<std::pair<std::string, std::string>> network_model_names()
 {
   return {{"smpi", "SimGrid 3.32's SMPI model: piecewise latency/bandwidth factors, max-min sharing, "

@@ -42,6 +42,8 @@ public:
 
 /// Names of the available models, with a one-line description each.
 std::vector<std::pair<std::string, std::string>> network_model_names();
+/// Throws Error ("--net: unknown network model 'x' (expected one of: ...)") unless `name` is a network model.
+void check_network_model_name(const std::string& name);
 /// Builds a model by name ("smpi", "loggp"); throws Error for an unknown name.
 std::unique_ptr<NetworkModel> make_network_model(const std::string& name, const Platform& platform,
                                                  const NetworkOptions& options);

@@ -138,14 +138,7 @@ bool is_app_model_file(const std::string& path)
 int run_app_predict(const std::string& model_path, const std::string& platform_path, const std::string& procs,
                     const std::string& placement, const std::string& network, bool json)
 {
-  bool known = false;
-  std::string networks;
-  for (const auto& [name, text] : network_model_names()) {
-    known = known || name == network;
-    networks += (networks.empty() ? "" : ", ") + name;
-  }
-  if (!known)
-    throw Error(fmt::format("--net: unknown network model '{}' (expected one of: {})", network, networks));
+  check_network_model_name(network);
   AppModel model = load_app_model(model_path);
   Platform platform = load_platform(platform_path);
   ReplayOptions options;

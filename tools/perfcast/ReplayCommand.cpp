@@ -61,14 +61,7 @@ double loggp_value(const std::string& key, const std::string& text)
 ReplayOptions options_from_args(const ReplayArgs& a)
 {
   ReplayOptions options;
-  bool known_network = false;
-  std::string networks;
-  for (const auto& [name, text] : network_model_names()) {
-    known_network = known_network || name == a.network;
-    networks += (networks.empty() ? "" : ", ") + name;
-  }
-  if (!known_network)
-    throw Error(fmt::format("--net: unknown network model '{}' (expected one of: {})", a.network, networks));
+  check_network_model_name(a.network);
   options.network = a.network;
   if (!std::isfinite(a.eager_threshold) || a.eager_threshold < 0)
     throw Error(fmt::format("--eager-threshold {}: expected a non-negative number of bytes", a.eager_threshold));
