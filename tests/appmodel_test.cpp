@@ -2,6 +2,7 @@
 // in closed form: learned at 1, 2, 4 and 8 processes, its trace at a larger
 // count must be the program's own there, action for action.
 #include "TestUtil.hpp"
+#include "TraceTestUtil.hpp"
 
 #include "appmodel/Extrapolate.hpp"
 #include "appmodel/LoopFold.hpp"
@@ -18,38 +19,10 @@ namespace {
 
 using test::TempDir;
 
-/// A program: rank r's actions at n processes.
-using Program = std::function<std::vector<Action>(int n, int r)>;
-
-Action act(ActionType type, int rank, int partner = 0, std::uint64_t bytes = 0, double value = 0)
-{
-  Action a;
-  a.type = type;
-  a.rank = rank;
-  a.partner = partner;
-  a.bytes = bytes;
-  a.value = value;
-  return a;
-}
-
-std::string write_trace(const TempDir& dir, const std::string& name, int n, const Program& program)
-{
-  std::string out = dir.path() + "/" + name;
-  TraceWriter w(out, n);
-  for (int r = 0; r < n; ++r)
-    for (const Action& a : program(n, r))
-      w.write(a);
-  w.close();
-  return out + "/trace.txt";
-}
-
-std::vector<std::string> training(const TempDir& dir, const Program& program, std::vector<int> counts = {1, 2, 4, 8})
-{
-  std::vector<std::string> traces;
-  for (int n : counts)
-    traces.push_back(write_trace(dir, "t" + std::to_string(n), n, program));
-  return traces;
-}
+using test::act;
+using test::Program;
+using test::training;
+using test::write_trace;
 
 // Compares the model's rank r at n with the program's, line by line as the trace writer prints them (compute to
 // six digits); returns "" or the first difference.
@@ -458,7 +431,7 @@ every rank, at n processes (laws of n; A: the share of the cross-section a grid 
     compute 20480
     allreduce bytes 8
   finalize
-note: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic if it does
+note: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
 note: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
 )");
   auto predict = test::run_perfcast("predict " + model + " -p " + test::source_dir() +
@@ -469,7 +442,7 @@ note: some actions were never seen together on one rank at the training counts (
       64    0.0202437    0.0202437    0.0202437  8x8
     1024    0.0778227    0.0778227    0.0778227  32x32
 (extrapolated replay: the model's trace at each count replayed; the band replays every law at the ends of its forward-validation error)
-warning: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic if it does
+warning: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
 warning: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
 )");
   auto json = test::run_perfcast("predict " + model + " -p " + test::source_dir() +

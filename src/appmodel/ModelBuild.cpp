@@ -1,5 +1,9 @@
 #include "appmodel/ModelBuild.hpp"
 
+#include "appmodel/Extrapolate.hpp"
+#include "appmodel/TraceCompare.hpp"
+#include "trace/TraceReader.hpp"
+
 #include "appmodel/LoopFold.hpp"
 #include "core/Error.hpp"
 #include "core/Interrupt.hpp"
@@ -185,44 +189,66 @@ std::vector<GridRule> default_grid_rules()
   return rules;
 }
 
-GridRule choose_grid(std::vector<Training>& ts, const ModelBuildOptions& options, std::vector<std::string>& notes)
+/// The grid rules ranked by their score; `tied` holds those sharing the best score, the best first: readings the
+/// partners cannot tell apart.
+struct GridRanking {
+  std::vector<GridRule> rules;
+  std::vector<GridScore> scores;
+  std::vector<std::size_t> tied;
+};
+
+GridRanking rank_grids(const std::vector<Training>& ts, const ModelBuildOptions& options)
 {
-  std::vector<GridRule> rules = options.grids.empty() ? default_grid_rules() : options.grids;
+  GridRanking g;
+  g.rules = options.grids.empty() ? default_grid_rules() : options.grids;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < g.rules.size(); ++i) {
+    g.scores.push_back(score_grid(g.rules[i], ts));
+    if (g.scores[i].key() < g.scores[best].key())
+      best = i;
+  }
+  if (g.scores[best].offsets == ~std::size_t{0})
+    throw Error(fmt::format("the grid {} does not hold the training counts' processes", g.rules[best].describe()));
+  g.tied.push_back(best);
+  for (std::size_t i = 0; i < g.rules.size(); ++i)
+    if (i != best && g.scores[i].key() == g.scores[best].key())
+      g.tied.push_back(i);
+  return g;
+}
+
+/// Gives every training count the grid of rule `pick` and says what the partners could not settle about it.
+GridRule apply_grid(std::vector<Training>& ts, const GridRanking& g, std::size_t pick, const ModelBuildOptions& options,
+                    std::vector<std::string>& notes)
+{
   bool any_pairs = false;
   for (const Training& t : ts)
     any_pairs = any_pairs || !t.pairs.empty();
-  std::size_t best = 0;
-  std::vector<GridScore> scores;
-  for (std::size_t i = 0; i < rules.size(); ++i) {
-    scores.push_back(score_grid(rules[i], ts));
-    if (scores[i].key() < scores[best].key())
-      best = i;
-  }
-  if (scores[best].offsets == ~std::size_t{0})
-    throw Error(fmt::format("the grid {} does not hold the training counts' processes", rules[best].describe()));
+  const GridRule& chosen = g.rules[pick];
   if (options.grids.empty() && any_pairs) {
     // another reading the runs cannot tell apart
-    for (std::size_t i = 0; i < rules.size(); ++i)
-      if (i != best && scores[i].key() == scores[best].key()) {
-        if (rules[i].dimensions == rules[best].dimensions && rules[i].periodic != rules[best].periodic) {
+    for (std::size_t i : g.tied)
+      if (i != pick) {
+        const GridRule& other = g.rules[i];
+        if (other.dimensions == chosen.dimensions && other.periodic != chosen.periodic &&
+            other.transposed == chosen.transposed) {
           notes.push_back(fmt::format(
               "the training grids cannot tell whether the process grid wraps around (no side longer than 2 "
-              "carries a wrap): assumed {}; give --grid dims_create:{}{} if it does",
-              rules[best].periodic ? "periodic" : "not periodic", rules[best].dimensions,
-              rules[best].periodic ? "" : ":periodic"));
+              "carries a wrap): assumed {}; give --grid dims_create:{}{}{} if it does",
+              chosen.periodic ? "periodic" : "not periodic", chosen.dimensions, chosen.periodic ? "" : ":periodic",
+              chosen.transposed ? ":transposed" : ""));
           break;
         }
-        if (rules[i].dimensions != rules[best].dimensions) {
+        if (other.dimensions != chosen.dimensions) {
           notes.push_back(fmt::format("the partners fit a {}-D grid as well as the {}-D grid assumed; give --grid "
                                       "dims_create:D to choose",
-                                      rules[i].dimensions, rules[best].dimensions));
+                                      other.dimensions, chosen.dimensions));
           break;
         }
       }
   }
   for (Training& t : ts)
-    t.grid = rules[best].at(t.procs);
-  return rules[best];
+    t.grid = chosen.at(t.procs);
+  return chosen;
 }
 
 // ---- references
@@ -660,6 +686,7 @@ struct Resolver {
   const std::vector<Training>& ts;
   std::vector<std::string>& notes;
   double worst_compute_spread = 0;
+  int held_out = 0; ///< ModelBuildOptions::law_held_out
 
   Presence empty() const
   {
@@ -826,6 +853,15 @@ struct Resolver {
             if (t.procs == p.procs)
               p.area = offset_area(ref->offset, t.grid);
       }
+    if (held_out > 0) {
+      // the held-out count's observations leave every law, unless they are all it has
+      std::vector<LawPoint> kept;
+      for (const LawPoint& p : points)
+        if (p.procs != held_out)
+          kept.push_back(p);
+      if (!kept.empty())
+        points = std::move(kept);
+    }
     Law law = choose_law(points, integer, with_area);
     law.spread = spread;
     return law;
@@ -1121,10 +1157,10 @@ struct Resolver {
   }
 };
 
-AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options)
+AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, const GridRanking& grids, std::size_t pick)
 {
   AppModel model;
-  model.grid = choose_grid(ts, options, model.notes);
+  model.grid = apply_grid(ts, grids, pick, options, model.notes);
   model.grid_given = options.grid_given;
   for (const Training& t : ts) {
     model.training_procs.push_back(t.procs);
@@ -1166,7 +1202,7 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options)
                           "neighbours on both sides of an axis, say): their order is assumed, the negative direction "
                           "first along an axis");
   relocate_computation(tmpl);
-  Resolver resolver{ts, model.notes};
+  Resolver resolver{ts, model.notes, 0, options.law_held_out};
   Presence all = resolver.empty();
   for (auto& row : all)
     std::fill(row.begin(), row.end(), 1);
@@ -1176,6 +1212,27 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options)
                                       "mean at one count; the model gives every rank the mean",
                                       100 * resolver.worst_compute_spread));
   return model;
+}
+
+// Whether the model's trace at every training count has the real trace's structure, rank for rank (types,
+// partners, tags, communicators; sizes and computation apart).
+bool regenerates(const AppModel& model, const std::vector<Training>& ts)
+{
+  for (const Training& t : ts) {
+    try {
+      TraceIndex index = read_trace_index(t.index);
+      TraceSource real(index);
+      ExtrapolationPlan plan(model, t.procs);
+      TraceComparison c = compare_ranks(
+          t.procs, [&](int r) -> std::unique_ptr<ActionStream> { return real.open_rank(r); },
+          [&](int r) -> std::unique_ptr<ActionStream> { return std::make_unique<RankGenerator>(plan, r); }, true);
+      if (c.first_difference_rank >= 0)
+        return false;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+  return true;
 }
 
 } // namespace
@@ -1207,15 +1264,38 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
 
   std::vector<std::string> dropped;
   for (;;) {
-    try {
-      AppModel model = learn(ts, options);
-      model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
-      return model;
-    } catch (const StructureError& e) {
+    // readings of the grid the partners cannot tell apart (which axis the ranks of a 2-process run lie on, say)
+    // can still differ in the order of the ranks' actions: the first under which every count aligns is the
+    // program's; when none does, the best-scored reading's error stands
+    // (a model must give back its own training traces' structure); a reading that aligns without giving them
+    // back is kept only when it is the best-scored one and no other does
+    GridRanking grids = rank_grids(ts, options);
+    std::optional<StructureError> failure;
+    std::optional<AppModel> fallback;
+    for (std::size_t k = 0; k < grids.tied.size(); ++k) {
+      try {
+        AppModel model = learn(ts, options, grids, grids.tied[k]);
+        if (grids.tied.size() == 1 || regenerates(model, ts)) {
+          model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
+          return model;
+        }
+        if (k == 0)
+          fallback = std::move(model);
+      } catch (const StructureError& e) {
+        if (!failure)
+          failure = e;
+      }
+    }
+    if (fallback) {
+      fallback->notes.insert(fallback->notes.begin(), dropped.begin(), dropped.end());
+      return *fallback;
+    }
+    {
+      const StructureError& e = *failure;
       // a count whose structure is its own (one process, no neighbours: a code that skips its communication
       // there) is left out when the others remain enough
       if (!e.smallest_only || ts.size() <= 2)
-        throw;
+        throw e;
       dropped.push_back(fmt::format("the run at {} processes ({}) has a structure of its own and is left out of the "
                                     "model ({})",
                                     ts[0].procs, ts[0].trace, e.what()));

@@ -5,6 +5,10 @@
 // keeps; a compute matches a compute, since measured computation differs from
 // run to run), and per rank the relative error of its bytes sent and of its
 // computation.
+#include "trace/ActionStream.hpp"
+
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -26,5 +30,13 @@ struct TraceComparison {
 
 /// Compares two traces of one count; throws Error when their rank counts differ.
 TraceComparison compare_traces(const std::string& expected_index, const std::string& actual_index);
+
+/// Opens one rank's actions of one side of a comparison.
+using RankOpener = std::function<std::unique_ptr<ActionStream>(int rank)>;
+
+/// Compares the ranks of two sources; with `structure_only`, actions agree when their type, partners, tag and
+/// communicator do (sizes and values apart).
+TraceComparison compare_ranks(int ranks, const RankOpener& expected, const RankOpener& actual,
+                              bool structure_only = false);
 
 } // namespace perfcast
