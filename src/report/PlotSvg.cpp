@@ -35,6 +35,10 @@ ChartLayout line_chart_layout(const LineChart& chart, const std::vector<PlotSeri
         ymax = std::max(ymax, y);
         xs.push_back(x);
       }
+  for (const auto& s : series)
+    for (const auto& [x, lo, hi] : s.band)
+      if (drawable(chart, x, hi) && std::isfinite(lo))
+        ymax = std::max(ymax, hi);
   std::vector<double> tick_values = chart.x_ticks.empty() ? xs : chart.x_ticks;
   if (chart.log2_x)
     std::erase_if(tick_values, [](double x) { return !(x > 0) || !std::isfinite(x); });
@@ -94,10 +98,11 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
   ChartLayout l = line_chart_layout(chart, series);
   auto px = [&](double x) { return l.left + (x_value(chart, x) - l.x_lo) / (l.x_hi - l.x_lo) * (l.right - l.left); };
   auto py = [&](double y) { return l.bottom - y / l.y_hi * (l.bottom - l.top); };
+  double height = kHeight + 18 * static_cast<double>(chart.notes.size());
   std::string svg = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
                                 "font-family=\"sans-serif\" font-size=\"12\">\n",
-                                kWidth, kHeight);
-  svg += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, kHeight);
+                                kWidth, height);
+  svg += fmt::format("<rect width=\"{}\" height=\"{}\" fill=\"white\"/>\n", kWidth, height);
   svg += fmt::format("<text x=\"{:.0f}\" y=\"24\" font-size=\"15\">{}</text>\n", l.left, xml_escape(chart.title));
   if (!chart.subtitle.empty())
     svg += fmt::format("<text x=\"{:.0f}\" y=\"42\" fill=\"#555\">{}</text>\n", l.left, xml_escape(chart.subtitle));
@@ -120,6 +125,20 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
   double mid = (l.top + l.bottom) / 2;
   svg += fmt::format("<text x=\"16\" y=\"{0:.0f}\" transform=\"rotate(-90 16 {0:.0f})\" text-anchor=\"middle\">{1}</text>\n",
                      mid, xml_escape(chart.y_label));
+  for (const auto& s : series) {
+    // the band's polygon: along the high ends, back along the low ends
+    std::string d;
+    std::vector<std::array<double, 3>> band;
+    for (const auto& b : s.band)
+      if (drawable(chart, b[0], b[1]) && std::isfinite(b[2]))
+        band.push_back(b);
+    for (const auto& b : band)
+      d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", px(b[0]), py(b[2]));
+    for (auto it = band.rbegin(); it != band.rend(); ++it)
+      d += fmt::format(" L{:.1f},{:.1f}", px((*it)[0]), py(std::max(0.0, (*it)[1])));
+    if (!d.empty())
+      svg += fmt::format("<path d=\"{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"/>\n", d, s.colour);
+  }
   double legend_x = l.left, legend_y = l.bottom + 62;
   for (const auto& s : series) {
     std::string d;
@@ -143,6 +162,11 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + 22, legend_y + 10, xml_escape(s.name));
     legend_x += 50 + static_cast<double>(s.name.size()) * kCharWidth;
   }
+  double note_y = kHeight - 12;
+  for (const std::string& note : chart.notes) {
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" fill=\"#b00\">{}</text>\n", l.left, note_y, xml_escape(note));
+    note_y += 18;
+  }
   svg += "</svg>\n";
   return svg;
 }
@@ -150,7 +174,7 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
 std::string line_chart_svg(const std::string& title, const std::string& x_label, const std::string& y_label,
                            const std::vector<PlotSeries>& series)
 {
-  return line_chart_svg(LineChart{title, "", x_label, y_label, false, {}}, series);
+  return line_chart_svg(LineChart{title, "", x_label, y_label, false, {}, {}}, series);
 }
 
 } // namespace perfcast

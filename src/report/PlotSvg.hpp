@@ -2,6 +2,7 @@
 // A line chart as SVG: run time against process count, one line per model,
 // measured runs as dots. The process axis can be log2 with ticks at the swept
 // counts; the value axis starts at 0 and ends on a round tick.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ struct PlotSeries {
   std::string colour;
   std::vector<std::pair<double, double>> points; ///< (x, y)
   bool dots_only = false;
+  /// a band around the line: (x, low, high), drawn shaded in the series' colour behind it; may be empty
+  std::vector<std::array<double, 3>> band;
 };
 
 /// Titles and axis choices of a line chart.
@@ -22,6 +25,7 @@ struct LineChart {
   std::string y_label;
   bool log2_x = false;          ///< x on a log2 scale (all x must be positive)
   std::vector<double> x_ticks;  ///< log2 axis: tick values; empty for every distinct x of the series
+  std::vector<std::string> notes; ///< lines printed under the legend (warnings); the chart grows to hold them
 };
 
 /// One axis tick: its value, its pixel position and its printed label ("" when skipped for room).
