@@ -352,4 +352,6 @@ std::map<std::string, std::string> parse_host_map(const std::vector<std::string>
   return renames;
 }
 
+MeasuredRun run_from_replay_json(const json& doc, const std::string& source) { return from_replay(doc, source); }
+
 } // namespace perfcast

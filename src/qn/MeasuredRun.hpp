@@ -3,6 +3,7 @@
 // its baseline are fitted on: process count, placement, run time and the
 // communication quantities the model needs.
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,9 @@ struct MeasuredRun {
 /// or the output of `perfcast replay --json`; a directory written by
 /// `perfcast trace` stands for its profile.json. Errors name file, line or field.
 std::vector<MeasuredRun> load_runs(const std::string& path);
+
+/// The run a `perfcast replay --json` document describes; errors name `source` and the field.
+MeasuredRun run_from_replay_json(const nlohmann::json& doc, const std::string& source);
 
 /// Renames placement hosts (a traced machine's name to a platform host's);
 /// processes of hosts renamed to one name add up.

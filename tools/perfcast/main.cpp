@@ -28,6 +28,7 @@ int main(int argc, char** argv)
   add_trace_commands(app, commands);
   add_model_commands(app, commands);
   add_appmodel_commands(app, commands);
+  add_forecast_commands(app, commands);
   add_platform_commands(app, commands);
   add_schedule_commands(app, commands);
   add_lb_commands(app, commands);

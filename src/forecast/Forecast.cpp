@@ -1,0 +1,433 @@
+#include "forecast/Forecast.hpp"
+
+#include "appmodel/ModelBuild.hpp"
+#include "appmodel/ReplayPrediction.hpp"
+#include "core/Error.hpp"
+#include "core/Interrupt.hpp"
+#include "qn/MeasuredRun.hpp"
+#include "qn/QueueingModel.hpp"
+#include "qn/Study.hpp"
+#include "report/PlotSvg.hpp"
+#include "report/ReplayOutput.hpp"
+#include "trace/TraceDirectory.hpp"
+#include "trace/TraceIndex.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+
+namespace perfcast {
+namespace {
+
+std::string counts_text(const std::vector<int>& counts) { return fmt::format("{}", fmt::join(counts, ", ")); }
+
+std::string method_title(const std::string& name)
+{
+  if (name == "extrapolated-replay")
+    return "extrapolated replay";
+  if (name == "queueing-network")
+    return "queueing network";
+  return "Amdahl's law";
+}
+
+struct Replayed {
+  ForecastRun run;
+  MeasuredRun measured;
+};
+
+Replayed replay_run(const std::string& trace, const Platform& platform, const std::string& placement,
+                    const ReplayOptions& base)
+{
+  TraceIndex index = read_trace_index(trace_index_for(trace));
+  ReplayOptions options = base;
+  options.record_timeline = false;
+  ReplayReport report =
+      replay_trace(index, platform, placement_for(platform, placement, index.world_size), options);
+  Replayed r;
+  r.run = {trace, index.world_size, report.makespan_s};
+  r.measured = run_from_replay_json(replay_to_json(report, platform), trace);
+  return r;
+}
+
+/// What a method learns from a set of runs: its predictions at some counts, with the extrapolated replay's band
+/// and warnings.
+struct Learned {
+  std::vector<double> predicted_s;
+  std::vector<std::pair<double, double>> band_s;
+  std::vector<std::vector<std::string>> warnings;
+  std::vector<std::string> notes;
+};
+
+/// `held_out`: the extrapolated replay learns its structure from every run and its laws without that count (the
+/// other methods are given the runs without it)
+Learned learn(const std::string& method, const std::vector<const Replayed*>& runs, const std::vector<int>& procs,
+              const Platform& platform, const ForecastOptions& options, int held_out = 0)
+{
+  Learned out;
+  if (method == "extrapolated-replay") {
+    std::vector<std::string> traces;
+    for (const Replayed* r : runs)
+      traces.push_back(r->run.trace);
+    ModelBuildOptions build;
+    build.law_held_out = held_out;
+    AppModel model = build_app_model(traces, build);
+    ReplayOptions quiet = options.replay;
+    quiet.progress = {};
+    quiet.record_timeline = false;
+    ReplayPredictions p = predict_by_replay(model, procs, platform, options.placement, quiet);
+    for (const ReplayPrediction& row : p.rows) {
+      out.predicted_s.push_back(row.predicted_s);
+      out.band_s.emplace_back(row.low_s, row.high_s);
+      out.warnings.push_back(row.warnings);
+    }
+    out.notes = p.notes;
+    return out;
+  }
+  std::vector<MeasuredRun> measured;
+  for (const Replayed* r : runs)
+    measured.push_back(r->measured);
+  if (method == "queueing-network") {
+    QueueingModel model = fit_queueing_model(measured, platform);
+    for (int n : procs)
+      out.predicted_s.push_back(predict_run_time(model, platform, place_processes(platform, options.placement, n)).time_s);
+    out.notes = model.warnings;
+  } else {
+    AmdahlModel amdahl = fit_amdahl(measured);
+    for (int n : procs)
+      out.predicted_s.push_back(std::max(0.0, amdahl.predict(n)));
+  }
+  out.warnings.resize(procs.size());
+  return out;
+}
+
+/// The rows' warnings, each once, with the counts it was given at, in the order they first appear.
+std::vector<std::string> grouped_warnings(const std::vector<ForecastRow>& rows)
+{
+  std::vector<std::pair<std::string, std::vector<int>>> groups;
+  for (const ForecastRow& r : rows)
+    for (const std::string& w : r.warnings) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == w; });
+      if (it == groups.end())
+        groups.push_back({w, {r.procs}});
+      else
+        it->second.push_back(r.procs);
+    }
+  std::vector<std::string> out;
+  for (const auto& [w, counts] : groups)
+    out.push_back(fmt::format("{} process{}: {}", counts_text(counts), counts == std::vector<int>{1} ? "" : "es", w));
+  return out;
+}
+
+} // namespace
+
+std::pair<double, double> validated_band(double t, double e, int from, int held_out, int largest, int n)
+{
+  if (!(t > 0))
+    return {0, 0};
+  double step = std::log(static_cast<double>(held_out) / from);
+  double d = n > largest && step > 0 ? std::log(static_cast<double>(n) / largest) / step : 0;
+  double f = std::pow(1 + std::max(0.0, e), d);
+  return {t / f, t * f};
+}
+
+Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
+                  const ForecastOptions& options)
+{
+  auto say = [&](const std::string& line) {
+    if (options.progress)
+      options.progress(line);
+  };
+  if (traces.size() < 2)
+    throw Error("forecast: give the program's runs at two or more process counts (traces or perfcast trace "
+                "directories); " + std::to_string(traces.size()) + " given");
+  if (options.procs.empty())
+    throw Error("forecast: no target process count (--procs)");
+  Forecast f;
+  f.platform = platform_name;
+  f.placement = options.placement;
+  std::vector<Replayed> runs;
+  for (const std::string& t : traces) {
+    throw_if_interrupted();
+    say(fmt::format("replaying {} on the target", t));
+    runs.push_back(replay_run(t, platform, options.placement, options.replay));
+  }
+  std::stable_sort(runs.begin(), runs.end(), [](const Replayed& a, const Replayed& b) { return a.run.procs < b.run.procs; });
+  for (std::size_t i = 1; i < runs.size(); ++i)
+    if (runs[i].run.procs == runs[i - 1].run.procs)
+      throw Error(fmt::format("{} and {}: two runs at {} processes; give one run per count", runs[i - 1].run.trace,
+                              runs[i].run.trace, runs[i].run.procs));
+  std::vector<int> counts;
+  for (const Replayed& r : runs) {
+    f.runs.push_back(r.run);
+    counts.push_back(r.run.procs);
+  }
+  int largest = counts.back();
+  for (int n : options.procs)
+    if (n < largest)
+      throw Error(fmt::format("--procs {}: below the largest run ({} processes, {}); a forecast goes to larger counts",
+                              n, largest, runs.back().run.trace));
+
+  std::vector<const Replayed*> all, training;
+  for (const Replayed& r : runs)
+    all.push_back(&r);
+  training.assign(all.begin(), all.end() - 1);
+  const Replayed& held = runs.back();
+  bool can_validate = runs.size() >= 3;
+
+  for (std::string name : {"extrapolated-replay", "queueing-network", "amdahl"}) {
+    throw_if_interrupted();
+    ForecastMethod m;
+    m.name = name;
+    say(fmt::format("learning the {} on {} processes", method_title(name), counts_text(counts)));
+    try {
+      Learned l = learn(name, all, options.procs, platform, options);
+      m.applicable = true;
+      m.predicted_s = l.predicted_s;
+      m.band_s = l.band_s;
+      m.warnings = l.warnings;
+      if (name == "extrapolated-replay")
+        f.notes.insert(f.notes.end(), l.notes.begin(), l.notes.end());
+    } catch (const Error& e) {
+      m.why_not = e.what();
+    }
+    if (m.applicable && can_validate) {
+      std::vector<int> learned_on(counts.begin(), counts.end() - 1);
+      say(fmt::format("validating the {}: learned on {}, predicting {}", method_title(name), counts_text(learned_on),
+                      held.run.procs));
+      try {
+        // the application model's structure is checked on every run (it must give back their traces); what it
+        // extrapolates are its laws, validated on the largest run with that run's observations left out
+        bool laws_only = std::string(name) == "extrapolated-replay";
+        Learned v = laws_only ? learn(name, all, {held.run.procs}, platform, options, held.run.procs)
+                              : learn(name, training, {held.run.procs}, platform, options);
+        m.validated = v.predicted_s.at(0) > 0;
+        m.validation_procs = held.run.procs;
+        m.validation_predicted_s = v.predicted_s[0];
+        m.validation_error = std::abs(v.predicted_s[0] - held.run.replay_s) / held.run.replay_s;
+        m.validation_note = !m.validated ? "no time at " + std::to_string(held.run.procs) + " processes"
+                            : laws_only  ? "laws learned on " + counts_text(learned_on) +
+                                              " processes, the structure on every run"
+                                         : "learned on " + counts_text(learned_on) + " processes";
+      } catch (const Error& e) {
+        m.validation_note = std::string("learning without the largest run failed: ") + e.what();
+      }
+    } else if (m.applicable) {
+      m.validation_note = "runs at two counts only: nothing held out to validate on";
+    }
+    f.methods.push_back(std::move(m));
+  }
+
+  // the answer: methods in the order of what they model (the program's own messages replayed on the target; the
+  // contention of its traffic; a serial and a parallel share): the first whose validation passes
+  // kForecastTrustedError answers, since one held-out run cannot rank errors below that, and a model of more of the
+  // program extrapolates further; when none passes, the best validated; with none validated, the first that applies
+  auto gives_times = [](const ForecastMethod& m) {
+    return m.applicable && std::all_of(m.predicted_s.begin(), m.predicted_s.end(), [](double t) { return t > 0; });
+  };
+  const ForecastMethod* best = nullptr;
+  bool passed = false;
+  for (const ForecastMethod& m : f.methods)
+    if (m.validated && gives_times(m) && m.validation_error <= kForecastTrustedError) {
+      best = &m;
+      passed = true;
+      break;
+    }
+  if (!best)
+    for (const ForecastMethod& m : f.methods)
+      if (m.validated && gives_times(m) && (!best || m.validation_error < best->validation_error))
+        best = &m;
+  if (!best)
+    for (const ForecastMethod& m : f.methods)
+      if (gives_times(m)) {
+        best = &m;
+        break;
+      }
+  if (!best) {
+    std::string why;
+    for (const ForecastMethod& m : f.methods)
+      why += fmt::format("\n  {}: {}", method_title(m.name), m.applicable ? "no time at some target count" : m.why_not);
+    throw Error("forecast: no method could be learned from these runs:" + why);
+  }
+  f.recommended = best->name;
+  std::vector<std::string> others;
+  for (const ForecastMethod& m : f.methods)
+    if (&m != best)
+      others.push_back(m.validated ? fmt::format("{} {:.1f}%", method_title(m.name), 100 * m.validation_error)
+                                   : fmt::format("{} not validated", method_title(m.name)));
+  if (best->validated)
+    f.why = fmt::format("{} ({}), predicting {} processes off by {:.1f}%: {} ({})", method_title(best->name),
+                        best->validation_note, held.run.procs, 100 * best->validation_error,
+                        passed ? fmt::format("the first of the methods, by what they model, within {:.0f}%",
+                                             100 * kForecastTrustedError)
+                               : fmt::format("none is within {:.0f}%, this one is the closest",
+                                             100 * kForecastTrustedError),
+                        fmt::join(others, ", "));
+  else
+    f.why = fmt::format("{}: {}; no method is validated", method_title(best->name), best->validation_note);
+
+  int from = counts.size() >= 2 ? counts[counts.size() - 2] : counts.back();
+  for (std::size_t i = 0; i < options.procs.size(); ++i) {
+    ForecastRow row;
+    row.procs = options.procs[i];
+    row.method = best->name;
+    row.predicted_s = best->predicted_s[i];
+    double e = best->validated ? best->validation_error : 0;
+    auto [lo, hi] = validated_band(row.predicted_s, e, from, largest, largest, row.procs);
+    if (!best->band_s.empty()) {
+      lo = std::min(lo, best->band_s[i].first);
+      hi = std::max(hi, best->band_s[i].second);
+    }
+    row.low_s = std::max(0.0, lo);
+    row.high_s = hi;
+    if (!best->warnings.empty())
+      row.warnings = best->warnings[i];
+    if (!best->validated)
+      row.warnings.push_back("not validated (" + best->validation_note + "): the band holds only the model's own spread");
+    else if (best->validation_error > kForecastTrustedError)
+      row.warnings.push_back(fmt::format("validated at {} processes: off by {:.0f}%, so this prediction may be off by "
+                                         "as much or more",
+                                         held.run.procs, 100 * best->validation_error));
+    f.rows.push_back(std::move(row));
+  }
+
+  for (const std::string& t : options.checks) {
+    throw_if_interrupted();
+    say(fmt::format("replaying the check {} on the target", t));
+    Replayed c = replay_run(t, platform, options.placement, options.replay);
+    auto it = std::find_if(f.rows.begin(), f.rows.end(), [&](const ForecastRow& r) { return r.procs == c.run.procs; });
+    if (it == f.rows.end())
+      throw Error(fmt::format("{}: a run at {} processes, not among the target counts ({})", t, c.run.procs,
+                              counts_text(options.procs)));
+    it->check_s = c.run.replay_s;
+  }
+  return f;
+}
+
+nlohmann::json Forecast::to_json() const
+{
+  nlohmann::json preds = nlohmann::json::array();
+  for (const ForecastRow& r : rows) {
+    nlohmann::json j = {{"procs", r.procs},     {"predicted_s", r.predicted_s}, {"band_s", {r.low_s, r.high_s}},
+                        {"method", r.method},   {"warnings", r.warnings}};
+    if (r.check_s) {
+      j["check_s"] = *r.check_s;
+      j["check_error"] = std::abs(r.predicted_s - *r.check_s) / *r.check_s;
+    }
+    preds.push_back(j);
+  }
+  nlohmann::json ms = nlohmann::json::array();
+  for (const ForecastMethod& m : methods) {
+    nlohmann::json j = {{"method", m.name}, {"applicable", m.applicable}, {"validated", m.validated}};
+    if (!m.applicable)
+      j["why_not"] = m.why_not;
+    else
+      j["predicted_s"] = m.predicted_s;
+    if (m.validated) {
+      j["validation"] = {{"procs", m.validation_procs},
+                         {"predicted_s", m.validation_predicted_s},
+                         {"error", m.validation_error},
+                         {"note", m.validation_note}};
+    } else if (m.applicable) {
+      j["validation"] = {{"note", m.validation_note}};
+    }
+    ms.push_back(j);
+  }
+  nlohmann::json rs = nlohmann::json::array();
+  for (const ForecastRun& r : runs)
+    rs.push_back({{"trace", r.trace}, {"procs", r.procs}, {"replay_s", r.replay_s}});
+  return {{"platform", platform}, {"placement", placement}, {"predictions", preds}, {"recommended", recommended},
+          {"why", why},           {"methods", ms},           {"runs", rs},          {"notes", notes}};
+}
+
+std::string Forecast::text() const
+{
+  std::vector<int> counts;
+  for (const ForecastRun& r : runs)
+    counts.push_back(r.procs);
+  std::string out = fmt::format("forecast on {} ({} placement) from runs at {} processes\n", platform, placement,
+                                counts_text(counts));
+  out += fmt::format("answer: {}\n\n", why);
+  bool checked = std::any_of(rows.begin(), rows.end(), [](const ForecastRow& r) { return r.check_s.has_value(); });
+  out += fmt::format("{:>7} {:>12} {:>27}  {:<20}{}\n", "procs", "predicted_s", "band_s", "method",
+                     checked ? "     check_s  error" : "");
+  for (const ForecastRow& r : rows) {
+    out += fmt::format("{:>7} {:>12.6g} {:>27}  {:<20}", r.procs, r.predicted_s,
+                       fmt::format("[{:.6g}, {:.6g}]", r.low_s, r.high_s), r.method);
+    if (r.check_s)
+      out += fmt::format("{:>12.6g} {:>5.1f}%", *r.check_s, 100 * std::abs(r.predicted_s - *r.check_s) / *r.check_s);
+    out += "\n";
+  }
+  out += "\nmethods (validation: learned without the largest run, predicting it; the truth is its trace's replay)\n";
+  out += fmt::format("  {:<20} {:>10} {:>8}", "method", "validated", "error");
+  for (const ForecastRow& r : rows)
+    out += fmt::format(" {:>11}", fmt::format("{} procs", r.procs));
+  out += "\n";
+  for (const ForecastMethod& m : methods) {
+    out += fmt::format("  {:<20} {:>10} {:>8}", m.name, m.validated ? fmt::format("at {}", m.validation_procs) : "no",
+                       m.validated ? fmt::format("{:.1f}%", 100 * m.validation_error) : "-");
+    if (!m.applicable) {
+      out += "  not applicable: " + m.why_not.substr(0, m.why_not.find('\n')) + "\n";
+      continue;
+    }
+    for (double t : m.predicted_s)
+      out += fmt::format(" {:>11}", t > 0 ? fmt::format("{:.5g}", t) : "n/a");
+    out += "\n";
+    if (!m.validated)
+      out += "  " + std::string(20, ' ') + "  (" + m.validation_note + ")\n";
+  }
+  for (const std::string& w : grouped_warnings(rows))
+    out += "warning: " + w + "\n";
+  for (const std::string& n : notes)
+    out += "note: " + n + "\n";
+  return out;
+}
+
+std::string Forecast::svg() const
+{
+  static const std::map<std::string, std::string> colours = {
+      {"extrapolated-replay", "#4c78a8"}, {"queueing-network", "#54a24b"}, {"amdahl", "#f58518"}};
+  LineChart chart;
+  chart.title = "forecast: " + method_title(recommended);
+  chart.subtitle = fmt::format("{} ({} placement); band: the answer's", platform, placement);
+  chart.x_label = "processes";
+  chart.y_label = "run time (s)";
+  chart.log2_x = true;
+  std::vector<PlotSeries> series;
+  PlotSeries traced{"runs (replayed on the target)", "#222", {}, true};
+  for (const ForecastRun& r : runs) {
+    traced.points.emplace_back(r.procs, r.replay_s);
+    chart.x_ticks.push_back(r.procs);
+  }
+  for (const ForecastMethod& m : methods) {
+    if (!m.applicable)
+      continue;
+    PlotSeries s{method_title(m.name) + (m.name == recommended ? " (answer)" : ""), colours.at(m.name), {}, false};
+    // each curve starts at the largest run, the point every method extrapolates from
+    s.points.emplace_back(runs.back().procs, runs.back().replay_s);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (m.predicted_s[i] > 0)
+        s.points.emplace_back(rows[i].procs, m.predicted_s[i]);
+    if (m.name == recommended) {
+      s.band.push_back({static_cast<double>(runs.back().procs), runs.back().replay_s, runs.back().replay_s});
+      for (const ForecastRow& r : rows)
+        s.band.push_back({static_cast<double>(r.procs), r.low_s, r.high_s});
+    }
+    series.push_back(std::move(s));
+  }
+  PlotSeries checks{"check runs (replayed)", "#d62728", {}, true};
+  for (const ForecastRow& r : rows) {
+    chart.x_ticks.push_back(r.procs);
+    if (r.check_s)
+      checks.points.emplace_back(r.procs, *r.check_s);
+  }
+  series.push_back(traced);
+  if (!checks.points.empty())
+    series.push_back(checks);
+  for (const std::string& w : grouped_warnings(rows))
+    chart.notes.push_back("warning: " + w);
+  return line_chart_svg(chart, series);
+}
+
+} // namespace perfcast

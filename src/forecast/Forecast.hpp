@@ -1,0 +1,92 @@
+#pragma once
+// A forecast from a program's runs at a few process counts to larger counts on
+// a target platform (docs/forecast.md). The runs are traces; each is replayed on
+// the target, which moves it there exactly, so every method only has to carry
+// the time from the traced counts to the target's. Three methods are learned:
+// the extrapolated trace replayed (src/appmodel), the queueing network and
+// Amdahl's law (src/qn), the latter two fitted on those replays. Each is
+// scored by forward validation: learned without the largest count, it predicts
+// that count, and the replay of its real trace is the truth. The method
+// validated best answers; its band is its validation error compounded over
+// the doublings from the largest traced count to the target, joined with the
+// extrapolated replay's own band when that method answers.
+#include "platform/Platform.hpp"
+#include "sim/Replay.hpp"
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfcast {
+
+/// A validated error above this is printed as a warning beside each prediction.
+inline constexpr double kForecastTrustedError = 0.15;
+
+struct ForecastOptions {
+  std::vector<int> procs;               ///< target counts
+  std::string placement = "spread";     ///< spread, pack or a hostfile (placement_for)
+  ReplayOptions replay;                 ///< network model and its options, for every replay
+  std::vector<std::string> checks;      ///< traces at target counts: replayed on the target and scored
+  /// called with a line of progress now and then; may be empty
+  std::function<void(const std::string&)> progress;
+};
+
+/// One training run: its trace replayed on the target.
+struct ForecastRun {
+  std::string trace;
+  int procs = 0;
+  double replay_s = 0;
+};
+
+/// One method's learning, validation and predictions.
+struct ForecastMethod {
+  std::string name;               ///< "extrapolated-replay", "queueing-network", "amdahl"
+  bool applicable = false;        ///< learned on every run
+  std::string why_not;            ///< why it was not, when not
+  bool validated = false;         ///< the forward validation ran
+  std::string validation_note;    ///< why it did not, or what it learned on
+  int validation_procs = 0;       ///< the count held out
+  double validation_predicted_s = 0, validation_error = 0; ///< its prediction there and its relative error
+  std::vector<double> predicted_s; ///< per target count; 0 where the method gives no time
+  std::vector<std::pair<double, double>> band_s; ///< the extrapolated replay's own band per count; empty otherwise
+  std::vector<std::vector<std::string>> warnings; ///< per target count (the extrapolated replay's)
+};
+
+struct ForecastRow {
+  int procs = 0;
+  double predicted_s = 0, low_s = 0, high_s = 0;
+  std::string method;
+  std::vector<std::string> warnings;
+  std::optional<double> check_s; ///< the replay of a given trace at this count
+};
+
+struct Forecast {
+  std::string platform;            ///< its file, as given
+  std::string placement;
+  std::vector<ForecastRun> runs;   ///< by process count
+  std::vector<ForecastMethod> methods;
+  std::string recommended;         ///< a method's name
+  std::string why;                 ///< one sentence: the validation that chose it
+  std::vector<ForecastRow> rows;   ///< per target count
+  std::vector<std::string> notes;  ///< the application model's and the forecast's, printed once
+  /// {"predictions": [{"procs", "predicted_s", "band_s", "method", "warnings", "check_s"?}], "recommended", "why",
+  /// "methods": [...], "runs": [...], "notes"}
+  nlohmann::json to_json() const;
+  /// A table of the answer, then each method's validation and predictions, then the notes.
+  std::string text() const;
+  /// Time against processes, log2: the runs, every method's curve, the answer's band, the warnings.
+  std::string svg() const;
+};
+
+/// Learns, validates and predicts; throws Error naming the trace when the runs are not one program at several
+/// counts (fewer than two counts, two runs at one count, a target below the largest run).
+Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
+                  const ForecastOptions& options);
+
+/// The band of a prediction t at n processes from a validation error e measured on the step from `from` to
+/// `held_out` processes: t / f to t * f with f = (1 + e)^d, d the steps of that size from `largest` (the largest
+/// run) to n (0 at or below it). Never below zero.
+std::pair<double, double> validated_band(double t, double e, int from, int held_out, int largest, int n);
+
+} // namespace perfcast

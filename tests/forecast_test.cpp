@@ -1,0 +1,206 @@
+// The forecast against programs whose time at any count is known: the method
+// validated best answers, a poor validation is said beside the number, the
+// band follows its closed form, and bad input is refused.
+#include "TestUtil.hpp"
+#include "TraceTestUtil.hpp"
+
+#include "core/Error.hpp"
+#include "forecast/Forecast.hpp"
+#include "platform/Platform.hpp"
+
+#include <cmath>
+
+namespace perfcast {
+namespace {
+
+using test::act;
+using test::TempDir;
+using test::write_trace;
+
+std::string cluster16() { return test::source_dir() + "/examples/platforms/cluster16.xml"; }
+
+// Amdahl's law exactly: rank 0 computes a serial part, then every rank its share of the parallel part; no messages.
+// At 10 Gflop/s a core, T(n) = (2e8 + 8e9 / n) / 1e10 s.
+std::vector<Action> amdahl_program(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 4; ++it) {
+    if (r == 0)
+      v.push_back(act(ActionType::Compute, r, 0, 0, 0.5e8));
+    v.push_back(act(ActionType::Compute, r, 0, 0, 2e9 / n));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+// Computation that shrinks as 1/n and an allreduce of 1 MB an iteration, whose cost grows with the count.
+std::vector<Action> allreduce_program(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 5; ++it) {
+    v.push_back(act(ActionType::Compute, r, 0, 0, 1e9 / n));
+    v.push_back(act(ActionType::Allreduce, r, 0, 1 << 20));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+std::vector<std::string> traces_of(const TempDir& dir, const test::Program& p, const std::vector<int>& counts)
+{
+  std::vector<std::string> out;
+  for (int n : counts)
+    out.push_back(write_trace(dir, "t" + std::to_string(n), n, p));
+  return out;
+}
+
+const ForecastMethod& method(const Forecast& f, const std::string& name)
+{
+  for (const ForecastMethod& m : f.methods)
+    if (m.name == name)
+      return m;
+  throw Error("no method " + name);
+}
+
+TEST(ForecastBand, CompoundsTheValidatedErrorOverTheDoublings)
+{
+  // validated on the step 4 -> 8 with 10% error: at 32, two such steps past 8, the band is t / 1.21 to t x 1.21
+  auto [lo, hi] = validated_band(2.0, 0.1, 4, 8, 8, 32);
+  EXPECT_NEAR(lo, 2.0 / 1.21, 1e-12);
+  EXPECT_NEAR(hi, 2.0 * 1.21, 1e-12);
+  // at the largest run there is nothing to compound
+  auto [lo8, hi8] = validated_band(2.0, 0.1, 4, 8, 8, 8);
+  EXPECT_DOUBLE_EQ(lo8, 2.0);
+  EXPECT_DOUBLE_EQ(hi8, 2.0);
+  // a step of 2 -> 8 (two doublings) validated: 64 is 1.5 such steps past 8; a huge error stays above zero
+  auto [lo64, hi64] = validated_band(1.0, 3.0, 2, 8, 8, 64);
+  EXPECT_NEAR(hi64, std::pow(4.0, 1.5), 1e-12);
+  EXPECT_GT(lo64, 0);
+}
+
+TEST(Forecast, AmdahlsOwnLawIsPredictedToTheDigit)
+{
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16, 64};
+  o.checks = {write_trace(dir, "c16", 16, amdahl_program), write_trace(dir, "c64", 64, amdahl_program)};
+  Forecast f = forecast(traces_of(dir, amdahl_program, {1, 2, 4, 8}), platform, "cluster16", o);
+  ASSERT_EQ(f.rows.size(), 2u);
+  for (const ForecastRow& r : f.rows) {
+    double truth = (2e8 + 8e9 / r.procs) / 1e10;
+    ASSERT_TRUE(r.check_s.has_value());
+    EXPECT_NEAR(*r.check_s, truth, 1e-9 * truth) << r.procs;
+    EXPECT_NEAR(r.predicted_s, truth, 1e-6 * truth) << r.procs << " " << r.method;
+    EXPECT_LE(r.low_s, r.predicted_s);
+    EXPECT_GE(r.high_s, r.predicted_s);
+    EXPECT_LT(r.high_s - r.low_s, 1e-5 * truth);
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+  }
+  const ForecastMethod& amdahl = method(f, "amdahl");
+  ASSERT_TRUE(amdahl.validated);
+  EXPECT_EQ(amdahl.validation_procs, 8);
+  EXPECT_LT(amdahl.validation_error, 1e-9);
+}
+
+TEST(Forecast, TheMethodValidatedBestAnswersAndSaysWhy)
+{
+  // Amdahl's law cannot see the allreduce grow; the extrapolated trace is the program's own
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {32};
+  o.checks = {write_trace(dir, "c32", 32, allreduce_program)};
+  Forecast f = forecast(traces_of(dir, allreduce_program, {1, 2, 4, 8}), platform, "cluster16", o);
+  const ForecastMethod& x = method(f, "extrapolated-replay");
+  const ForecastMethod& amdahl = method(f, "amdahl");
+  ASSERT_TRUE(x.validated) << x.validation_note;
+  ASSERT_TRUE(amdahl.validated);
+  EXPECT_LT(x.validation_error, 1e-6);
+  EXPECT_GT(amdahl.validation_error, 0.01);
+  EXPECT_EQ(f.recommended, "extrapolated-replay");
+  EXPECT_NE(f.why.find("predicting 8 processes off by"), std::string::npos) << f.why;
+  ASSERT_TRUE(f.rows[0].check_s.has_value());
+  EXPECT_NEAR(f.rows[0].predicted_s, *f.rows[0].check_s, 1e-6 * *f.rows[0].check_s);
+  auto j = f.to_json();
+  EXPECT_EQ(j["predictions"][0]["procs"], 32);
+  EXPECT_EQ(j["predictions"][0]["method"], "extrapolated-replay");
+  EXPECT_EQ(j["predictions"][0]["band_s"].size(), 2u);
+  EXPECT_EQ(j["methods"].size(), 3u);
+  EXPECT_EQ(j["recommended"], "extrapolated-replay");
+}
+
+TEST(Forecast, APoorValidationIsSaidBesideEveryPrediction)
+{
+  // mostly computation, but the run at 8 computes three times what the pattern at 1, 2 and 4 says: no method
+  // learned there can know
+  auto odd = [](int n, int r) {
+    std::vector<Action> v{act(ActionType::Init, r)};
+    for (int it = 0; it < 5; ++it) {
+      v.push_back(act(ActionType::Compute, r, 0, 0, (n == 8 ? 3e10 : 1e10) / n));
+      v.push_back(act(ActionType::Allreduce, r, 0, 8));
+    }
+    v.push_back(act(ActionType::Finalize, r));
+    return v;
+  };
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16, 32};
+  Forecast f = forecast(traces_of(dir, odd, {1, 2, 4, 8}), platform, "cluster16", o);
+  for (const ForecastRow& r : f.rows) {
+    bool said = false;
+    for (const std::string& w : r.warnings)
+      said = said || w.find("validated at 8 processes: off by") != std::string::npos;
+    EXPECT_TRUE(said) << r.procs;
+  }
+  std::string text = f.text();
+  EXPECT_NE(text.find("warning: 16, 32 processes: validated at 8 processes: off by"), std::string::npos) << text;
+  std::string svg = f.svg();
+  EXPECT_NE(svg.find("validated at 8 processes: off by"), std::string::npos);
+  EXPECT_NE(svg.find("fill-opacity"), std::string::npos) << "the band is drawn";
+}
+
+TEST(Forecast, TwoCountsForecastButAreNotValidated)
+{
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16};
+  Forecast f = forecast(traces_of(dir, allreduce_program, {2, 4}), platform, "cluster16", o);
+  for (const ForecastMethod& m : f.methods)
+    EXPECT_FALSE(m.validated) << m.name;
+  ASSERT_FALSE(f.rows[0].warnings.empty());
+  EXPECT_NE(f.rows[0].warnings.back().find("not validated"), std::string::npos);
+}
+
+TEST(ForecastErrors, BadRunsAndTargetsAreRefused)
+{
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16};
+  auto one = traces_of(dir, allreduce_program, {4});
+  EXPECT_THROW(forecast(one, platform, "p", o), Error);
+  std::vector<std::string> twice = {write_trace(dir, "a4", 4, allreduce_program),
+                                    write_trace(dir, "b4", 4, allreduce_program)};
+  try {
+    forecast(twice, platform, "p", o);
+    ADD_FAILURE() << "two runs at one count were accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("two runs at 4 processes"), std::string::npos) << e.what();
+  }
+  ForecastOptions below = o;
+  below.procs = {4};
+  try {
+    forecast(traces_of(dir, allreduce_program, {2, 4, 8}), platform, "p", below);
+    ADD_FAILURE() << "a target below the runs was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("below the largest run"), std::string::npos) << e.what();
+  }
+  ForecastOptions check = o;
+  check.checks = {write_trace(dir, "c8", 8, allreduce_program)};
+  EXPECT_THROW(forecast(traces_of(dir, allreduce_program, {1, 2, 4}), platform, "p", check), Error);
+}
+
+} // namespace
+} // namespace perfcast
