@@ -9,6 +9,7 @@
 #include "platform/Platform.hpp"
 
 #include <cmath>
+#include <fstream>
 
 namespace perfcast {
 namespace {
@@ -200,6 +201,57 @@ TEST(ForecastErrors, BadRunsAndTargetsAreRefused)
   ForecastOptions check = o;
   check.checks = {write_trace(dir, "c8", 8, allreduce_program)};
   EXPECT_THROW(forecast(traces_of(dir, allreduce_program, {1, 2, 4}), platform, "p", check), Error);
+}
+
+
+TEST(ForecastCli, GoldenForecastOfTheBundledStencil)
+{
+  // examples/traces/stencil2d-scaling: stencil2d (12 iterations, 64x64 blocks, 5 flops a cell) recorded with smpirun
+  // at 1, 2, 4 and 8 ranks on cluster16; the forecast to 16, 32 and 64 there as a user sees it (real runs of the
+  // program at those counts replay to 0.0150031, 0.0175528 and 0.0202437 s)
+  TempDir dir;
+  std::string t = "examples/traces/stencil2d-scaling";
+  std::string args = " forecast " + t + "/1 " + t + "/2 " + t + "/4 " + t + "/8 -p examples/platforms/cluster16.xml "
+                     "--procs 16,32,64 -q";
+  auto run = [&](const std::string& extra) {
+    return test::run_command("cd " + test::source_dir() + " && " + test::perfcast_binary() + args + extra);
+  };
+  auto text = run("");
+  ASSERT_EQ(text.status, 0) << text.output;
+  EXPECT_EQ(text.output, R"(forecast on examples/platforms/cluster16.xml (spread placement) from runs at 1, 2, 4, 8 processes
+answer: extrapolated replay (laws learned on 1, 2, 4 processes, the structure on every run), predicting 8 processes off by 0.0%: the first of the methods, by what they model, within 15% (queueing network 27.5%, Amdahl's law 3.7%)
+
+  procs  predicted_s                      band_s  method              
+     16    0.0150031      [0.0150031, 0.0150031]  extrapolated-replay 
+     32    0.0175528      [0.0175528, 0.0175528]  extrapolated-replay 
+     64    0.0202437      [0.0202437, 0.0202437]  extrapolated-replay 
+
+methods (validation: learned without the largest run, predicting it; the truth is its trace's replay)
+  method                validated    error    16 procs    32 procs    64 procs
+  extrapolated-replay        at 8     0.0%    0.015003    0.017553    0.020244
+  queueing-network           at 8    27.5%    0.017428    0.017889    0.019399
+  amdahl                     at 8     3.7%    0.013167    0.013602     0.01382
+note: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
+note: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
+)");
+  auto json = run(" --json -o " + dir.path() + "/report.svg");
+  ASSERT_EQ(json.status, 0) << json.output;
+  auto j = nlohmann::json::parse(json.output);
+  ASSERT_EQ(j["predictions"].size(), 3u);
+  EXPECT_EQ(j["recommended"], "extrapolated-replay");
+  EXPECT_EQ(j["predictions"][2]["procs"], 64);
+  EXPECT_EQ(j["predictions"][2]["method"], "extrapolated-replay");
+  EXPECT_NEAR(j["predictions"][2]["predicted_s"].get<double>(), 0.0202437, 5e-8);
+  EXPECT_EQ(j["predictions"][2]["band_s"].size(), 2u);
+  EXPECT_EQ(j["methods"][2]["method"], "amdahl");
+  std::string svg = test::read_text(dir.path() + "/report.svg");
+  EXPECT_NE(svg.find("generator: perfcast"), std::string::npos);
+  EXPECT_NE(svg.find("extrapolated replay (answer)"), std::string::npos);
+  // a report file perfcast did not write is kept
+  std::ofstream(dir.path() + "/mine.svg") << "my notes\n";
+  auto refused = run(" -o " + dir.path() + "/mine.svg");
+  EXPECT_NE(refused.status, 0);
+  EXPECT_EQ(test::read_text(dir.path() + "/mine.svg"), "my notes\n");
 }
 
 } // namespace
