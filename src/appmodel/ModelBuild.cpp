@@ -686,7 +686,7 @@ struct Resolver {
   const std::vector<Training>& ts;
   std::vector<std::string>& notes;
   double worst_compute_spread = 0;
-  int held_out = 0; ///< ModelBuildOptions::law_held_out
+  std::vector<int> held_out; ///< ModelBuildOptions::law_held_out
 
   Presence empty() const
   {
@@ -853,11 +853,11 @@ struct Resolver {
             if (t.procs == p.procs)
               p.area = offset_area(ref->offset, t.grid);
       }
-    if (held_out > 0) {
-      // the held-out count's observations leave every law, unless they are all it has
+    if (!held_out.empty()) {
+      // the held-out counts' observations leave every law, unless they are all it has
       std::vector<LawPoint> kept;
       for (const LawPoint& p : points)
-        if (p.procs != held_out)
+        if (std::find(held_out.begin(), held_out.end(), p.procs) == held_out.end())
           kept.push_back(p);
       if (!kept.empty())
         points = std::move(kept);

@@ -24,9 +24,9 @@ struct ModelBuildOptions {
   /// or not
   std::vector<GridRule> grids;
   bool grid_given = false;
-  /// a process count whose observations every law leaves out (the structure still learns from it): the model then
-  /// predicts that count from the laws of the others, a forward validation of its laws; 0: none
-  int law_held_out = 0;
+  /// process counts whose observations every law leaves out (the structure still learns from them): the model then
+  /// predicts those counts from the laws of the others, a forward validation of its laws
+  std::vector<int> law_held_out;
   /// called with a line of progress now and then; may be empty
   std::function<void(const std::string&)> progress;
 };

@@ -60,10 +60,10 @@ struct Learned {
   std::vector<std::string> notes;
 };
 
-/// `held_out`: the extrapolated replay learns its structure from every run and its laws without that count (the
-/// other methods are given the runs without it)
+/// `held_out`: the extrapolated replay learns its structure from every run and its laws without those counts (the
+/// other methods are given the runs without them)
 Learned learn(const std::string& method, const std::vector<const Replayed*>& runs, const std::vector<int>& procs,
-              const Platform& platform, const ForecastOptions& options, int held_out = 0)
+              const Platform& platform, const ForecastOptions& options, const std::vector<int>& held_out = {})
 {
   Learned out;
   if (method == "extrapolated-replay") {
@@ -73,6 +73,12 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
     ModelBuildOptions build;
     build.law_held_out = held_out;
     AppModel model = build_app_model(traces, build);
+    int left = 0;
+    for (int n : model.training_procs)
+      left += std::find(held_out.begin(), held_out.end(), n) == held_out.end();
+    if (left < 2)
+      throw Error(fmt::format("fewer than two of the model's counts ({}) are left to learn its laws on",
+                              counts_text(model.training_procs)));
     ReplayOptions quiet = options.replay;
     quiet.progress = {};
     quiet.record_timeline = false;
@@ -122,13 +128,12 @@ std::vector<std::string> grouped_warnings(const std::vector<ForecastRow>& rows)
 
 } // namespace
 
-std::pair<double, double> validated_band(double t, double e, int from, int held_out, int largest, int n)
+std::pair<double, double> validated_band(double t, double rate, int largest, int n)
 {
   if (!(t > 0))
     return {0, 0};
-  double step = std::log(static_cast<double>(held_out) / from);
-  double d = n > largest && step > 0 ? std::log(static_cast<double>(n) / largest) / step : 0;
-  double f = std::pow(1 + std::max(0.0, e), d);
+  double d = n > largest ? std::log2(static_cast<double>(n) / largest) : 0;
+  double f = std::pow(1 + std::max(0.0, rate), d);
   return {t / f, t * f};
 }
 
@@ -169,12 +174,9 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
       throw Error(fmt::format("--procs {}: below the largest run ({} processes, {}); a forecast goes to larger counts",
                               n, largest, runs.back().run.trace));
 
-  std::vector<const Replayed*> all, training;
+  std::vector<const Replayed*> all;
   for (const Replayed& r : runs)
     all.push_back(&r);
-  training.assign(all.begin(), all.end() - 1);
-  const Replayed& held = runs.back();
-  bool can_validate = runs.size() >= 3;
 
   for (std::string name : {"extrapolated-replay", "queueing-network", "amdahl"}) {
     throw_if_interrupted();
@@ -192,51 +194,74 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
     } catch (const Error& e) {
       m.why_not = e.what();
     }
-    if (m.applicable && can_validate) {
-      std::vector<int> learned_on(counts.begin(), counts.end() - 1);
+    // forward validations: learned on each prefix of the counts that holds as many counts as the method needs,
+    // predicting every larger run: Amdahl's law two (two parameters), the queueing network and the application
+    // model's laws three (each chooses its form among several by forward validation). The application model's
+    // structure is checked on every run (it must give back their traces), so what it extrapolates, its laws, is
+    // what leaves the larger runs' observations out
+    bool laws_only = std::string(name) == "extrapolated-replay";
+    std::size_t needs = std::string(name) == "amdahl" ? 2 : 3;
+    for (std::size_t j = runs.size() - 1; m.applicable && j >= needs; --j) {
+      throw_if_interrupted();
+      std::vector<const Replayed*> prefix(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(j));
+      std::vector<int> learned_on(counts.begin(), counts.begin() + static_cast<std::ptrdiff_t>(j));
+      std::vector<int> targets(counts.begin() + static_cast<std::ptrdiff_t>(j), counts.end());
       say(fmt::format("validating the {}: learned on {}, predicting {}", method_title(name), counts_text(learned_on),
-                      held.run.procs));
+                      counts_text(targets)));
       try {
-        // the application model's structure is checked on every run (it must give back their traces); what it
-        // extrapolates are its laws, validated on the largest run with that run's observations left out
-        bool laws_only = std::string(name) == "extrapolated-replay";
-        Learned v = laws_only ? learn(name, all, {held.run.procs}, platform, options, held.run.procs)
-                              : learn(name, training, {held.run.procs}, platform, options);
-        m.validated = v.predicted_s.at(0) > 0;
-        m.validation_procs = held.run.procs;
-        m.validation_predicted_s = v.predicted_s[0];
-        m.validation_error = std::abs(v.predicted_s[0] - held.run.replay_s) / held.run.replay_s;
-        m.validation_note = !m.validated ? "no time at " + std::to_string(held.run.procs) + " processes"
-                            : laws_only  ? "laws learned on " + counts_text(learned_on) +
-                                              " processes, the structure on every run"
-                                         : "learned on " + counts_text(learned_on) + " processes";
+        Learned v = laws_only ? learn(name, all, targets, platform, options, targets)
+                              : learn(name, prefix, targets, platform, options);
+        for (std::size_t i = 0; i < targets.size(); ++i) {
+          const ForecastRun& truth = runs[j + i].run;
+          ValidationCheck c{learned_on, truth.procs, v.predicted_s[i], truth.replay_s, 0, 0};
+          c.error = c.predicted_s > 0 ? std::abs(c.predicted_s - c.truth_s) / c.truth_s : 1;
+          c.rate = std::pow(1 + c.error, 1 / std::log2(static_cast<double>(truth.procs) / learned_on.back())) - 1;
+          m.checks.push_back(c);
+          m.rate = std::max(m.rate, c.rate);
+          if (j == runs.size() - 1) {
+            m.validated = c.predicted_s > 0;
+            m.validation_procs = c.procs;
+            m.validation_predicted_s = c.predicted_s;
+            m.validation_error = c.error;
+            m.validation_note = !m.validated ? "no time at " + std::to_string(c.procs) + " processes"
+                                : laws_only  ? "laws learned on " + counts_text(learned_on) +
+                                                  " processes, the structure on every run"
+                                             : "learned on " + counts_text(learned_on) + " processes";
+          }
+        }
       } catch (const Error& e) {
-        m.validation_note = std::string("learning without the largest run failed: ") + e.what();
+        if (j == runs.size() - 1)
+          m.validation_note = std::string("learning without the largest run failed: ") + e.what();
       }
-    } else if (m.applicable) {
-      m.validation_note = "runs at two counts only: nothing held out to validate on";
     }
+    if (m.applicable && runs.size() <= needs)
+      m.validation_note = fmt::format("runs at {} counts: none is left to validate on when it learns on the {} it "
+                                      "needs",
+                                      runs.size(), needs);
+    if (!m.validated)
+      m.rate = 0;
     f.methods.push_back(std::move(m));
   }
 
   // the answer: methods in the order of what they model (the program's own messages replayed on the target; the
   // contention of its traffic; a serial and a parallel share): the first whose validation passes
-  // kForecastTrustedError answers, since one held-out run cannot rank errors below that, and a model of more of the
-  // program extrapolates further; when none passes, the best validated; with none validated, the first that applies
+  // kForecastTrustedError per doubling answers, since a few held-out runs cannot rank errors below that, and a model
+  // of more of the program extrapolates further; when none passes, the best validated; with none validated, the
+  // first that applies
   auto gives_times = [](const ForecastMethod& m) {
     return m.applicable && std::all_of(m.predicted_s.begin(), m.predicted_s.end(), [](double t) { return t > 0; });
   };
   const ForecastMethod* best = nullptr;
   bool passed = false;
   for (const ForecastMethod& m : f.methods)
-    if (m.validated && gives_times(m) && m.validation_error <= kForecastTrustedError) {
+    if (m.validated && gives_times(m) && m.rate <= kForecastTrustedError) {
       best = &m;
       passed = true;
       break;
     }
   if (!best)
     for (const ForecastMethod& m : f.methods)
-      if (m.validated && gives_times(m) && (!best || m.validation_error < best->validation_error))
+      if (m.validated && gives_times(m) && (!best || m.rate < best->rate))
         best = &m;
   if (!best)
     for (const ForecastMethod& m : f.methods)
@@ -254,11 +279,14 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   std::vector<std::string> others;
   for (const ForecastMethod& m : f.methods)
     if (&m != best)
-      others.push_back(m.validated ? fmt::format("{} {:.1f}%", method_title(m.name), 100 * m.validation_error)
+      others.push_back(m.validated ? fmt::format("{} {:.1f}%", method_title(m.name), 100 * m.rate)
                                    : fmt::format("{} not validated", method_title(m.name)));
   if (best->validated)
-    f.why = fmt::format("{} ({}), predicting {} processes off by {:.1f}%: {} ({})", method_title(best->name),
-                        best->validation_note, held.run.procs, 100 * best->validation_error,
+    f.why = fmt::format("{}, off by at most {:.1f}% per doubling of the processes in {} forward validation{} ({}: "
+                        "{:.1f}% at {}): {} ({})",
+                        method_title(best->name), 100 * best->rate, best->checks.size(),
+                        best->checks.size() == 1 ? "" : "s", best->validation_note, 100 * best->validation_error,
+                        best->validation_procs,
                         passed ? fmt::format("the first of the methods, by what they model, within {:.0f}%",
                                              100 * kForecastTrustedError)
                                : fmt::format("none is within {:.0f}%, this one is the closest",
@@ -267,14 +295,12 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   else
     f.why = fmt::format("{}: {}; no method is validated", method_title(best->name), best->validation_note);
 
-  int from = counts.size() >= 2 ? counts[counts.size() - 2] : counts.back();
   for (std::size_t i = 0; i < options.procs.size(); ++i) {
     ForecastRow row;
     row.procs = options.procs[i];
     row.method = best->name;
     row.predicted_s = best->predicted_s[i];
-    double e = best->validated ? best->validation_error : 0;
-    auto [lo, hi] = validated_band(row.predicted_s, e, from, largest, largest, row.procs);
+    auto [lo, hi] = validated_band(row.predicted_s, best->validated ? best->rate : 0, largest, row.procs);
     if (!best->band_s.empty()) {
       lo = std::min(lo, best->band_s[i].first);
       hi = std::max(hi, best->band_s[i].second);
@@ -285,10 +311,10 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
       row.warnings = best->warnings[i];
     if (!best->validated)
       row.warnings.push_back("not validated (" + best->validation_note + "): the band holds only the model's own spread");
-    else if (best->validation_error > kForecastTrustedError)
-      row.warnings.push_back(fmt::format("validated at {} processes: off by {:.0f}%, so this prediction may be off by "
-                                         "as much or more",
-                                         held.run.procs, 100 * best->validation_error));
+    else if (best->rate > kForecastTrustedError)
+      row.warnings.push_back(fmt::format("validated on the runs: off by up to {:.0f}% per doubling of the processes, "
+                                         "so this prediction may be off by as much for every doubling past {}",
+                                         100 * best->rate, largest));
     f.rows.push_back(std::move(row));
   }
 
@@ -325,10 +351,13 @@ nlohmann::json Forecast::to_json() const
     else
       j["predicted_s"] = m.predicted_s;
     if (m.validated) {
-      j["validation"] = {{"procs", m.validation_procs},
-                         {"predicted_s", m.validation_predicted_s},
-                         {"error", m.validation_error},
-                         {"note", m.validation_note}};
+      nlohmann::json checks = nlohmann::json::array();
+      for (const ValidationCheck& c : m.checks)
+        checks.push_back({{"learned_on", c.learned_on}, {"procs", c.procs}, {"predicted_s", c.predicted_s},
+                          {"truth_s", c.truth_s}, {"error", c.error}, {"rate_per_doubling", c.rate}});
+      j["validation"] = {{"procs", m.validation_procs},       {"predicted_s", m.validation_predicted_s},
+                         {"error", m.validation_error},       {"note", m.validation_note},
+                         {"rate_per_doubling", m.rate},       {"checks", checks}};
     } else if (m.applicable) {
       j["validation"] = {{"note", m.validation_note}};
     }
@@ -359,14 +388,17 @@ std::string Forecast::text() const
       out += fmt::format("{:>12.6g} {:>5.1f}%", *r.check_s, 100 * std::abs(r.predicted_s - *r.check_s) / *r.check_s);
     out += "\n";
   }
-  out += "\nmethods (validation: learned without the largest run, predicting it; the truth is its trace's replay)\n";
-  out += fmt::format("  {:<20} {:>10} {:>8}", "method", "validated", "error");
+  out += "\nmethods (validated forward: learned on the smaller runs, predicting the larger; error: at the largest run; "
+         "/doubling: the worst error per doubling of the processes)\n";
+  out += fmt::format("  {:<20} {:>10} {:>8} {:>10}", "method", "validated", "error", "/doubling");
   for (const ForecastRow& r : rows)
     out += fmt::format(" {:>11}", fmt::format("{} procs", r.procs));
   out += "\n";
   for (const ForecastMethod& m : methods) {
-    out += fmt::format("  {:<20} {:>10} {:>8}", m.name, m.validated ? fmt::format("at {}", m.validation_procs) : "no",
-                       m.validated ? fmt::format("{:.1f}%", 100 * m.validation_error) : "-");
+    out += fmt::format("  {:<20} {:>10} {:>8} {:>10}", m.name,
+                       m.validated ? fmt::format("at {}", m.validation_procs) : "no",
+                       m.validated ? fmt::format("{:.1f}%", 100 * m.validation_error) : "-",
+                       m.validated ? fmt::format("{:.1f}%", 100 * m.rate) : "-");
     if (!m.applicable) {
       out += "  not applicable: " + m.why_not.substr(0, m.why_not.find('\n')) + "\n";
       continue;

@@ -39,15 +39,27 @@ struct ForecastRun {
   double replay_s = 0;
 };
 
+/// One forward validation: a method learned on the smaller runs predicts a larger one.
+struct ValidationCheck {
+  std::vector<int> learned_on;    ///< the counts it learned on (the application model: its laws)
+  int procs = 0;                  ///< the run predicted
+  double predicted_s = 0, truth_s = 0, error = 0; ///< its prediction, the run's replay, the relative error
+  double rate = 0;                ///< the error per doubling of the processes: (1 + error)^(1 / doublings) - 1
+};
+
 /// One method's learning, validation and predictions.
 struct ForecastMethod {
   std::string name;               ///< "extrapolated-replay", "queueing-network", "amdahl"
   bool applicable = false;        ///< learned on every run
   std::string why_not;            ///< why it was not, when not
-  bool validated = false;         ///< the forward validation ran
+  bool validated = false;         ///< the forward validation on the largest run ran
   std::string validation_note;    ///< why it did not, or what it learned on
   int validation_procs = 0;       ///< the count held out
   double validation_predicted_s = 0, validation_error = 0; ///< its prediction there and its relative error
+  /// every forward validation the runs allow (each prefix of the counts with as many as the method needs, predicting
+  /// every larger run)
+  std::vector<ValidationCheck> checks;
+  double rate = 0;                ///< the largest error per doubling among the checks: what the answer and band use
   std::vector<double> predicted_s; ///< per target count; 0 where the method gives no time
   std::vector<std::pair<double, double>> band_s; ///< the extrapolated replay's own band per count; empty otherwise
   std::vector<std::vector<std::string>> warnings; ///< per target count (the extrapolated replay's)
@@ -84,9 +96,9 @@ struct Forecast {
 Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
                   const ForecastOptions& options);
 
-/// The band of a prediction t at n processes from a validation error e measured on the step from `from` to
-/// `held_out` processes: t / f to t * f with f = (1 + e)^d, d the steps of that size from `largest` (the largest
-/// run) to n (0 at or below it). Never below zero.
-std::pair<double, double> validated_band(double t, double e, int from, int held_out, int largest, int n);
+/// The band of a prediction t at n processes from an error per doubling of the processes `rate`, validated on the
+/// runs up to `largest`: t / f to t * f with f = (1 + rate)^d, d the doublings from `largest` to n (0 at or below
+/// it). Never below zero.
+std::pair<double, double> validated_band(double t, double rate, int largest, int n);
 
 } // namespace perfcast
