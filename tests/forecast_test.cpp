@@ -78,6 +78,37 @@ TEST(ForecastBand, CompoundsTheValidatedErrorOverTheDoublings)
   EXPECT_NEAR(lo64, 1.0 / 8, 1e-12);
 }
 
+TEST(ForecastBand, AMethodValidatedBetterWidensTheBandAndIsNamed)
+{
+  // the extrapolated replay answers (first by what it models, 10% a doubling); Amdahl's law validated better (2%)
+  // and predicts 1.5 s where the answer says 1.0: the band at 16 (one doubling past 8) is [1 / 1.1, 1.5]
+  auto method_with = [](const std::string& name, double rate, double t) {
+    ForecastMethod m;
+    m.name = name;
+    m.applicable = m.validated = true;
+    m.rate = rate;
+    m.predicted_s = {t};
+    m.warnings = {{}};
+    return m;
+  };
+  std::vector<ForecastMethod> ms = {method_with("extrapolated-replay", 0.1, 1.0), method_with("queueing-network", 0.3, 3.0),
+                                    method_with("amdahl", 0.02, 1.5)};
+  auto rows = answer_rows(ms, 0, 8, {16});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_DOUBLE_EQ(rows[0].predicted_s, 1.0);
+  EXPECT_NEAR(rows[0].low_s, 1 / 1.1, 1e-12);
+  EXPECT_DOUBLE_EQ(rows[0].high_s, 1.5);
+  ASSERT_EQ(rows[0].warnings.size(), 1u) << "the queueing network validated worse and is left out";
+  EXPECT_NE(rows[0].warnings[0].find("Amdahl's law, validated better (2.0% per doubling), predicts 1.5 s (+50%)"),
+            std::string::npos)
+      << rows[0].warnings[0];
+  // within the band it changes nothing
+  ms[2].predicted_s = {1.05};
+  rows = answer_rows(ms, 0, 8, {16});
+  EXPECT_NEAR(rows[0].high_s, 1.1, 1e-12);
+  EXPECT_TRUE(rows[0].warnings.empty());
+}
+
 TEST(ForecastBand, EachPrefixOfTheRunsIsAValidation)
 {
   // runs at 1, 2, 4, 8: Amdahl's law learned on 1-4 predicting 8, and on 1-2 predicting 4 and 8; the rate of a check

@@ -137,6 +137,57 @@ std::pair<double, double> validated_band(double t, double rate, int largest, int
   return {t / f, t * f};
 }
 
+bool gives_times(const ForecastMethod& m)
+{
+  return m.applicable && std::all_of(m.predicted_s.begin(), m.predicted_s.end(), [](double t) { return t > 0; });
+}
+
+std::vector<ForecastRow> answer_rows(const std::vector<ForecastMethod>& methods, std::size_t answer, int largest,
+                                     const std::vector<int>& procs)
+{
+  const ForecastMethod* best = &methods.at(answer);
+  std::vector<ForecastRow> rows;
+  for (std::size_t i = 0; i < procs.size(); ++i) {
+    ForecastRow row;
+    row.procs = procs[i];
+    row.method = best->name;
+    row.predicted_s = best->predicted_s[i];
+    auto [lo, hi] = validated_band(row.predicted_s, best->validated ? best->rate : 0, largest, row.procs);
+    if (!best->band_s.empty()) {
+      lo = std::min(lo, best->band_s[i].first);
+      hi = std::max(hi, best->band_s[i].second);
+    }
+    if (!best->warnings.empty())
+      row.warnings = best->warnings[i];
+    // the answer is preferred for what it models, not for its validation: a method validated better that predicts
+    // outside the band cannot be ruled out by the runs, so the band reaches its prediction, and says so
+    if (best->validated)
+      for (const ForecastMethod& m : methods) {
+        if (&m == best || !m.validated || !gives_times(m) || m.rate >= best->rate)
+          continue;
+        double t = m.predicted_s[i];
+        if (t >= lo && t <= hi)
+          continue;
+        row.warnings.push_back(fmt::format("{}, validated better ({:.1f}% per doubling), predicts {:.6g} s ({:+.0f}%): "
+                                           "the band reaches it",
+                                           method_title(m.name), 100 * m.rate, t,
+                                           100 * (t - row.predicted_s) / row.predicted_s));
+        lo = std::min(lo, t);
+        hi = std::max(hi, t);
+      }
+    row.low_s = std::max(0.0, lo);
+    row.high_s = hi;
+    if (!best->validated)
+      row.warnings.push_back("not validated (" + best->validation_note + "): the band holds only the model's own spread");
+    else if (best->rate > kForecastTrustedError)
+      row.warnings.push_back(fmt::format("validated on the runs: off by up to {:.0f}% per doubling of the processes, "
+                                         "so this prediction may be off by as much for every doubling past {}",
+                                         100 * best->rate, largest));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
                   const ForecastOptions& options)
 {
@@ -248,9 +299,6 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   // kForecastTrustedError per doubling answers, since a few held-out runs cannot rank errors below that, and a model
   // of more of the program extrapolates further; when none passes, the best validated; with none validated, the
   // first that applies
-  auto gives_times = [](const ForecastMethod& m) {
-    return m.applicable && std::all_of(m.predicted_s.begin(), m.predicted_s.end(), [](double t) { return t > 0; });
-  };
   const ForecastMethod* best = nullptr;
   bool passed = false;
   for (const ForecastMethod& m : f.methods)
@@ -295,28 +343,7 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   else
     f.why = fmt::format("{}: {}; no method is validated", method_title(best->name), best->validation_note);
 
-  for (std::size_t i = 0; i < options.procs.size(); ++i) {
-    ForecastRow row;
-    row.procs = options.procs[i];
-    row.method = best->name;
-    row.predicted_s = best->predicted_s[i];
-    auto [lo, hi] = validated_band(row.predicted_s, best->validated ? best->rate : 0, largest, row.procs);
-    if (!best->band_s.empty()) {
-      lo = std::min(lo, best->band_s[i].first);
-      hi = std::max(hi, best->band_s[i].second);
-    }
-    row.low_s = std::max(0.0, lo);
-    row.high_s = hi;
-    if (!best->warnings.empty())
-      row.warnings = best->warnings[i];
-    if (!best->validated)
-      row.warnings.push_back("not validated (" + best->validation_note + "): the band holds only the model's own spread");
-    else if (best->rate > kForecastTrustedError)
-      row.warnings.push_back(fmt::format("validated on the runs: off by up to {:.0f}% per doubling of the processes, "
-                                         "so this prediction may be off by as much for every doubling past {}",
-                                         100 * best->rate, largest));
-    f.rows.push_back(std::move(row));
-  }
+  f.rows = answer_rows(f.methods, static_cast<std::size_t>(best - f.methods.data()), largest, options.procs);
 
   for (const std::string& t : options.checks) {
     throw_if_interrupted();

@@ -96,6 +96,15 @@ struct Forecast {
 Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
                   const ForecastOptions& options);
 
+/// Whether a method was learned and gives a time at every target count.
+bool gives_times(const ForecastMethod& m);
+
+/// The forecast's rows when methods[answer] answers, the largest run at `largest` processes: its predictions, the
+/// band (validated_band with its rate, joined with its own band, and reaching every method validated better), and the
+/// warnings beside them.
+std::vector<ForecastRow> answer_rows(const std::vector<ForecastMethod>& methods, std::size_t answer, int largest,
+                                     const std::vector<int>& procs);
+
 /// The band of a prediction t at n processes from an error per doubling of the processes `rate`, validated on the
 /// runs up to `largest`: t / f to t * f with f = (1 + rate)^d, d the doublings from `largest` to n (0 at or below
 /// it). Never below zero.
