@@ -5,7 +5,8 @@
 # and 64 processes on the three clusters of Saad et al.'s Table 1 with the
 # default (spread) placement, and the real traces there are its checks (their
 # replays on the cluster: SMPI's time, which perfcast replay reproduces).
-# Prints per code and cluster the method that answered, its validation error,
+# Prints per code and cluster the method that answered, its validation error
+# per doubling of the processes (the worst of its forward validations),
 # the accuracy (100 - MAPE over 16, 32, 64), how many of the three truths fall
 # inside the band, and whether the predictions carried a warning; then the
 # mean accuracy, the band's coverage, and the cases under 85% with no warning.
@@ -19,7 +20,7 @@ codes=("$@")
 [ ${#codes[@]} -gt 0 ] || mapfile -t codes < <(ls "$study/traces")
 out=$study/forecast
 mkdir -p "$out"
-printf '%-12s %-8s %-20s %7s %9s %7s %5s\n' code cluster method valid% accuracy% inband warn | tee "$out/table.txt"
+printf '%-12s %-8s %-20s %7s %9s %7s %5s\n' code cluster method rate% accuracy% inband warn | tee "$out/table.txt"
 for code in "${codes[@]}"; do
   t=$study/traces/$code
   for cluster in table1-2nodes table1-4nodes hetero8; do
@@ -35,7 +36,7 @@ import json, sys
 f = json.load(open(sys.argv[1]))
 rows = f["predictions"]
 m = next(x for x in f["methods"] if x["method"] == f["recommended"])
-valid = f"{100 * m['validation']['error']:.1f}" if m["validated"] else "-"
+valid = f"{100 * m['validation']['rate_per_doubling']:.1f}" if m["validated"] else "-"
 acc = max(0.0, 100 - 100 * sum(r["check_error"] for r in rows) / len(rows))
 inband = sum(1 for r in rows if r["band_s"][0] <= r["check_s"] <= r["band_s"][1])
 warn = "yes" if any(r["warnings"] for r in rows) else "no"
