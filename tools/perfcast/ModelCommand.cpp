@@ -6,8 +6,8 @@
 #include "core/Text.hpp"
 #include "platform/Platform.hpp"
 #include "qn/QueueingModel.hpp"
+#include "qn/QueueingPredictions.hpp"
 #include "qn/Study.hpp"
-#include "report/PlotSvg.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +23,6 @@ namespace {
 // Amdahl's law's time as printed: a fit outside the law (s < 0, faster than
 // linear) falls to zero or below past some count, and that is no time
 std::string law_cell(double t) { return t > 0 ? fmt::format("{:.6g}", t) : "n/a"; }
-nlohmann::json law_time(double t) { return t > 0 ? nlohmann::json(t) : nlohmann::json(nullptr); }
 
 struct ModelArgs {
   std::vector<std::string> runs;
@@ -216,17 +215,6 @@ int run_fit(const ModelArgs& a)
   return 0;
 }
 
-// The model's communication inputs at n as the network uses them: messages per process s(n) (grid and curves),
-// the bytes a run sends n s(n) m(n), the busiest receiver's share h(n)
-nlohmann::json model_inputs_at(const QueueingModel& model, int n)
-{
-  double s = cycles_at(model, n);
-  auto [latency, per_byte] = smpi_factors_at(model, n);
-  return {{"messages_per_process", s}, {"run_bytes", n * s * message_bytes_at(model, n)},
-          {"busiest_receive_share", hot_receive_share_at(model, n)},
-          {"latency_factor", latency}, {"per_byte_factor", per_byte}};
-}
-
 // predict --grid / --grid-file: the model's classes on other grids of the same dimensionality
 void override_grid(QueueingModel& model, const ModelArgs& a)
 {
@@ -272,143 +260,20 @@ int run_predict(const ModelArgs& a)
   auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
   if (!a.grid.empty() || !a.grid_file.empty())
     override_grid(model, a);
-  for (const std::string& w : model.warnings)
+  QueueingPredictionOptions o;
+  o.placement = a.placement;
+  o.threshold = a.threshold;
+  o.best_group = a.best_group;
+  o.group_procs = a.group_procs;
+  o.measured = load_all_runs(a.measured, a.host_map);
+  o.model_name = a.model;
+  o.platform_name = a.platform;
+  QueueingPredictions p = predict_queueing(model, amdahl, platform, parse_proc_counts(a.procs), o);
+  for (const std::string& w : p.warnings)
     std::cerr << "warning: " << a.model << ": " << w << "\n";
-  const Reliability& rel = model.reliability;
-  if (!rel.warning.empty())
-    std::cerr << "warning: " << a.model << ": " << rel.warning << "\n";
-  // Amdahl's law when the held-out checks clearly favour it (assess_reliability); the recommended model's
-  // held-out error is the band
-  bool use_amdahl = rel.recommend_amdahl;
-  auto recommended = [&](const SweepPoint& p) { return use_amdahl ? p.amdahl_s : p.queueing.time_s; };
-  std::vector<int> procs = parse_proc_counts(a.procs);
-  auto points = sweep(model, amdahl, platform, a.placement, procs);
-  // the band widens with the distance past the runs (prediction_band); past
-  // kWarnedBand, or when the two models disagree by more, the prediction
-  // itself is called a guess
-  // the queueing model's band also carries Net_Constant's leverage and the
-  // inputs fitted through noise (model_band_terms), at the sweep's placements
-  // (computed once a point, for its band and its warning)
-  std::map<int, double> bands;
-  std::map<int, std::string> guesses;
-  std::map<int, std::vector<std::string>> unseen;
-  std::map<int, double> if_periodic;
-  for (const SweepPoint& p : points) {
-    int n = p.queueing.procs;
-    BandTerms terms =
-        use_amdahl ? BandTerms{} : model_band_terms(model, platform, place_processes(platform, a.placement, n));
-    bands[n] = prediction_band(rel, terms, use_amdahl, n);
-    if (!terms.unseen_classes.empty()) {
-      unseen[n] = terms.unseen_classes;
-      std::string names;
-      for (const std::string& u : terms.unseen_classes)
-        names += (names.empty() ? "" : " ") + u;
-      std::cerr << fmt::format("warning: {}: at {} processes the grid has {} offset{} the training grids never had "
-                               "({}): taken as the seen classes' median, {:.0f}% of the traffic, added to the band\n",
-                               a.model, n, terms.unseen_classes.size(), terms.unseen_classes.size() == 1 ? "" : "s",
-                               names, 100 * terms.unseen);
-    }
-    if (terms.wrap > kUntoldGridNote)
-      if_periodic[n] = terms.if_periodic_s; // the grid's periodic reading, which the runs cannot rule out
-    std::string why = prediction_warning(model, terms, use_amdahl, n, p.queueing.time_s, p.amdahl_s);
-    if (!why.empty())
-      guesses[n] = why;
-  }
-  for (const auto& [n, text] : guesses)
-    std::cerr << "warning: " << a.model << ": " << text << "\n";
-  int turn = turning_point(points, a.threshold);
-  auto measured = load_all_runs(a.measured, a.host_map);
-  std::optional<GroupChoice> group;
-  int group_n = a.group_procs > 0 ? a.group_procs : procs.back();
-  if (a.best_group > 0)
-    group = best_group(model, platform, a.best_group, group_n);
-  if (a.json) {
-    nlohmann::json j;
-    nlohmann::json rows = nlohmann::json::array();
-    for (const SweepPoint& p : points) {
-      double band = bands[p.queueing.procs];
-      auto guess = guesses.find(p.queueing.procs);
-      rows.push_back({{"procs", p.queueing.procs},
-                      {"predicted_s", p.queueing.time_s},
-                      {"amdahl_s", law_time(p.amdahl_s)},
-                      {"recommended_s", law_time(recommended(p))},
-                      {"band_s", band >= 0 ? nlohmann::json::array({recommended(p) * std::max(0.0, 1 - band),
-                                                                     recommended(p) * (1 + band)})
-                                           : nlohmann::json(nullptr)},
-                      {"warning", guess == guesses.end() ? "" : guess->second},
-                      {"structure", structure_at(model, p.queueing.procs)},
-                      {"collectives", collectives_at(model, p.queueing.procs)},
-                      {"inputs", model_inputs_at(model, p.queueing.procs)},
-                      {"unseen_classes", unseen[p.queueing.procs]},
-                      {"if_periodic_s", if_periodic.count(p.queueing.procs) ? nlohmann::json(if_periodic[p.queueing.procs])
-                                                                           : nlohmann::json(nullptr)},
-                      {"speedup", p.speedup},
-                      {"bottleneck", p.queueing.bottleneck},
-                      {"bottleneck_utilization", p.queueing.bottleneck_utilization},
-                      {"exact_mva", p.queueing.exact}});
-    }
-    j["predictions"] = rows;
-    j["turning_point"] = {{"procs", turn}, {"threshold", a.threshold}};
-    j["warnings"] = model.warnings;
-    j["reliability"] = {{"method", rel.method}, {"queueing_error", rel.queueing_error},
-                        {"amdahl_error", rel.amdahl_error}, {"trusted", rel.trusted},
-                        {"recommended_model", use_amdahl ? "amdahl" : "queueing-network"},
-                        {"warning", rel.warning}};
-    if (group)
-      j["best_group"] = {{"servers", group->hosts}, {"procs", group_n}, {"predicted_s", group->time_s},
-                         {"exhaustive", group->exhaustive}};
-    std::cout << j.dump(2) << "\n";
-  } else {
-    if (model.grid || model.halo)
-      std::cout << fmt::format("point-to-point structure: {}\n{}", structure_at(model, procs.back()),
-                               model.collectives ? "" : "\n");
-    if (model.collectives)
-      std::cout << fmt::format("collectives: {}\n\n", collectives_at(model, procs.back()));
-    std::cout << fmt::format("{:>6} {:>14} {:>12} {:>14} {:>9}  {}\n", "procs", "predicted_s", "amdahl_s",
-                             use_amdahl ? "recommended*" : "recommended", "speedup", "bottleneck (utilisation)");
-    for (const SweepPoint& p : points) {
-      double band = bands[p.queueing.procs];
-      std::cout << fmt::format("{:>6} {:>14.6g} {:>12} {:>14} {:>9.2f}  {} ({:.0f}%){}{}\n", p.queueing.procs,
-                               p.queueing.time_s, law_cell(p.amdahl_s),
-                               !(recommended(p) > 0) ? std::string("n/a")
-                               : band >= 0           ? fmt::format("{:.4g} +-{:.0f}%", recommended(p), 100 * band)
-                                                     : fmt::format("{:.4g} ?", recommended(p)),
-                               p.speedup, p.queueing.bottleneck, 100 * p.queueing.bottleneck_utilization,
-                               p.queueing.exact ? "" : " [approximate MVA]",
-                               guesses.count(p.queueing.procs) ? " [guess: see the warning]" : "");
-    }
-    if (use_amdahl)
-      std::cout << "* Amdahl's law: the queueing model failed its held-out checks and Amdahl's law did clearly better (see the "
-                   "warning)\n";
-    std::cout << fmt::format("\nturning point: {} processes (the next step gains less than {:.0f}%)\n", turn,
-                             100 * a.threshold);
-    if (group) {
-      std::string names;
-      for (const auto& h : group->hosts)
-        names += (names.empty() ? "" : ", ") + h;
-      std::cout << fmt::format("best group of {} servers for {} processes: {} ({:.6g} s{})\n", a.best_group,
-                               group_n, names, group->time_s, group->exhaustive ? "" : ", greedy search");
-    }
-  }
-  if (svg) {
-    PlotSeries qn{"queueing model", "#4c78a8", {}, false}, am{"Amdahl baseline", "#f58518", {}, false},
-        ms{"measured", "#e45756", {}, true};
-    for (const SweepPoint& p : points) {
-      qn.points.emplace_back(p.queueing.procs, p.queueing.time_s);
-      am.points.emplace_back(p.queueing.procs, p.amdahl_s);
-    }
-    for (const MeasuredRun& r : measured)
-      ms.points.emplace_back(r.procs, r.time_s);
-    std::vector<PlotSeries> series{qn, am};
-    if (!ms.points.empty())
-      series.push_back(ms);
-    std::vector<double> counts;
-    for (const SweepPoint& p : points)
-      counts.push_back(p.queueing.procs);
-    LineChart chart{"predicted run time (" + a.placement + " placement)", a.model + " on " + a.platform, "processes",
-                    "seconds", true, counts};
-    write_output(*svg, mark_svg(line_chart_svg(chart, series)));
-  }
+  std::cout << (a.json ? p.to_json().dump(2) + "\n" : p.text());
+  if (svg)
+    write_output(*svg, mark_svg(p.svg()));
   return 0;
 }
 
