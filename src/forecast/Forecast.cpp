@@ -96,9 +96,36 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
     measured.push_back(r->measured);
   if (method == "queueing-network") {
     QueueingModel model = fit_queueing_model(measured, platform);
-    for (int n : procs)
-      out.predicted_s.push_back(predict_run_time(model, platform, place_processes(platform, options.placement, n)).time_s);
+    for (int n : procs) {
+      HostCounts where = place_processes(platform, options.placement, n);
+      double t = predict_run_time(model, platform, where).time_s;
+      out.predicted_s.push_back(t);
+      // its own band, as the extrapolated replay's laws give theirs: what the fit leaves uncertain at this count
+      BandTerms terms = model_band_terms(model, platform, where);
+      double b = std::max({terms.network, terms.held, terms.wrap}) + terms.unseen;
+      out.band_s.emplace_back(t / (1 + b), t * (1 + b));
+      std::vector<std::string> w;
+      if (b > kWideBand) {
+        std::string why = terms.unseen > 0 && terms.unseen >= std::max({terms.network, terms.held, terms.wrap})
+                              ? fmt::format("{:.0f}% of the traffic is in grid classes the runs never had",
+                                            100 * terms.unseen)
+                          : terms.network >= std::max(terms.held, terms.wrap)
+                              ? fmt::format("the network is {:.0f}% of the time and Net_Constant is uncertain by "
+                                            "{:.0f}%",
+                                            100 * terms.network_share, 100 * terms.net_constant_uncertainty)
+                          : terms.held >= terms.wrap
+                              ? std::string("an input fitted through runs that go up and down moves it that much when "
+                                            "held at its last value")
+                              : fmt::format("the runs cannot tell whether the grid wraps, and the periodic reading "
+                                            "predicts {:.6g} s",
+                                            terms.if_periodic_s);
+        w.push_back(fmt::format("the queueing model's fit leaves this prediction uncertain by {:.0f}%: {}", 100 * b,
+                                why));
+      }
+      out.warnings.push_back(std::move(w));
+    }
     out.notes = model.warnings;
+    return out;
   } else {
     AmdahlModel amdahl = fit_amdahl(measured);
     for (int n : procs)
