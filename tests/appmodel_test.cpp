@@ -302,6 +302,81 @@ TEST(AppModel, OneWildcardReceivePerNeighbour)
     EXPECT_EQ(difference(m, any_source_per_neighbour, n), "") << n << " processes\n" << describe_app_model(m);
 }
 
+// A binomial tree's reduction written by hand: at step k = 0, 1, ... a rank whose k + 1 lowest bits are 0 receives
+// from r + 2^k (where that rank exists) and one whose lowest set bit is k sends to r - 2^k and is done; then every
+// rank computes. The partners reach further with every doubling of n: no grid offset follows them.
+std::vector<Action> tree_reduce(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 10; ++it) {
+    for (int s = 1; s < n; s *= 2) {
+      if (r % (2 * s) == 0) {
+        if (r + s < n)
+          v.push_back(act(ActionType::Recv, r, r + s, 8192));
+      } else if (r % (2 * s) == s) {
+        v.push_back(act(ActionType::Send, r, r - s, 8192));
+        break;
+      }
+    }
+    v.push_back(act(ActionType::Compute, r, 0, 0, 1e9 / n));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+// Its broadcast: from the highest step down, a rank whose k + 1 lowest bits are 0 sends to r + 2^k, the one whose
+// lowest set bit is k receives from r - 2^k; the bytes shrink as 1/n.
+std::vector<Action> tree_broadcast(int n, int r)
+{
+  std::vector<Action> v{act(ActionType::Init, r)};
+  int top = 1;
+  while (top < n)
+    top *= 2;
+  for (int it = 0; it < 6; ++it) {
+    v.push_back(act(ActionType::Compute, r, 0, 0, 2e8));
+    for (int s = top / 2; s >= 1; s /= 2) {
+      if (r % (2 * s) == 0) {
+        if (r + s < n)
+          v.push_back(act(ActionType::Isend, r, r + s, static_cast<std::uint64_t>(1 << 20) / static_cast<std::uint64_t>(n)));
+      } else if (r % (2 * s) == s) {
+        v.push_back(act(ActionType::Recv, r, r - s, static_cast<std::uint64_t>(1 << 20) / static_cast<std::uint64_t>(n)));
+      }
+    }
+    Action w = act(ActionType::Waitall, r);
+    v.push_back(w);
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, BinaryTreeReductionFollowsTheRanksBits)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, tree_reduce), {});
+  std::string shown = describe_app_model(m);
+  EXPECT_NE(shown.find("loop over the hypercube's dimensions, k = 0 .. ceil(log2 n) - 1"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("recv rank ^ 2^k bytes 8192   [ranks whose k + 1 lowest bits are 0]"), std::string::npos)
+      << shown;
+  EXPECT_NE(shown.find("send rank ^ 2^k bytes 8192   [ranks whose lowest set bit is bit k]"), std::string::npos)
+      << shown;
+  for (int n : {16, 64, 1024})
+    EXPECT_EQ(difference(m, tree_reduce, n), "") << n;
+  // the model's file holds the loop and reads back the same
+  AppModel back = app_model_from_json(app_model_to_json(m), "model");
+  EXPECT_EQ(describe_app_model(back), shown);
+  EXPECT_EQ(difference(back, tree_reduce, 64), "");
+}
+
+TEST(AppModel, BinaryTreeBroadcastRunsItsDimensionsDownward)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, tree_broadcast), {});
+  std::string shown = describe_app_model(m);
+  EXPECT_NE(shown.find("k = ceil(log2 n) - 1 .. 0"), std::string::npos) << shown;
+  for (int n : {16, 32, 128})
+    EXPECT_EQ(difference(m, tree_broadcast, n), "") << n;
+}
+
 TEST(LoopFold, LoopsFoldAndShortInnerOnesUnroll)
 {
   // (A B B B C) x 20: an outer loop of 20; the inner loop of three Bs has few enough iterations to be a coincidence

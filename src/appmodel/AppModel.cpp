@@ -32,6 +32,7 @@ nlohmann::json ref_to_json(const RankRef& r)
   case RankRef::Kind::Offset: return nlohmann::json{{"offset", r.offset}};
   case RankRef::Kind::Fixed: return nlohmann::json{{"rank", r.value}};
   case RankRef::Kind::FromLast: return nlohmann::json{{"from_last", r.value}};
+  case RankRef::Kind::Flip: return "flip";
   }
   return "self";
 }
@@ -47,8 +48,10 @@ RankRef ref_from_json(const nlohmann::json& j, const std::string& where)
       r.kind = RankRef::Kind::AnySource;
     else if (s == "last-source")
       r.kind = RankRef::Kind::LastSource;
+    else if (s == "flip")
+      r.kind = RankRef::Kind::Flip;
     else
-      throw Error(fmt::format("{}: rank reference '{}' (expected \"self\", \"any\", \"last-source\", "
+      throw Error(fmt::format("{}: rank reference '{}' (expected \"self\", \"any\", \"last-source\", \"flip\", "
                               "{{\"offset\": [...]}}, {{\"rank\": K}} or {{\"from_last\": K}})",
                               where, s));
     return r;
@@ -75,6 +78,18 @@ RankRef ref_from_json(const nlohmann::json& j, const std::string& where)
                           where));
 }
 
+const char* bits_name(Guard::Bits b)
+{
+  switch (b) {
+  case Guard::Bits::LowZero: return "low-zero";
+  case Guard::Bits::LowestIsK: return "lowest-is-k";
+  case Guard::Bits::BitZero: return "bit-zero";
+  case Guard::Bits::BitOne: return "bit-one";
+  case Guard::Bits::Any: break;
+  }
+  return "any";
+}
+
 nlohmann::json guard_to_json(const Guard& g)
 {
   nlohmann::json j = nlohmann::json::object();
@@ -90,6 +105,8 @@ nlohmann::json guard_to_json(const Guard& g)
     j["min_neighbours"] = g.min_neighbours;
     j["of_offsets"] = g.offsets;
   }
+  if (g.bits != Guard::Bits::Any)
+    j["bits"] = bits_name(g.bits);
   return j;
 }
 
@@ -110,13 +127,24 @@ Guard guard_from_json(const nlohmann::json& j, const std::string& where)
       g.min_neighbours = value.get<int>();
     } else if (key == "of_offsets") {
       g.offsets = value.get<std::vector<std::vector<int>>>();
+    } else if (key == "bits") {
+      std::string v = value.get<std::string>();
+      bool known = false;
+      for (Guard::Bits b : {Guard::Bits::LowZero, Guard::Bits::LowestIsK, Guard::Bits::BitZero, Guard::Bits::BitOne})
+        if (v == bits_name(b)) {
+          g.bits = b;
+          known = true;
+        }
+      if (!known)
+        throw Error(fmt::format("{}: guard \"bits\" is '{}' (expected low-zero, lowest-is-k, bit-zero or bit-one)",
+                                where, v));
     } else if (key == "as") {
       std::string v = value.get<std::string>();
       if (v != "next" && v != "previous")
         throw Error(fmt::format("{}: guard \"as\" is '{}' (expected \"next\" or \"previous\")", where, v));
       g.as = v == "next" ? Guard::Sibling::Next : Guard::Sibling::Previous;
     } else
-      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except, as, min_neighbours, of_offsets)", where,
+      throw Error(fmt::format("{}: unknown guard field '{}' (expected neighbours, min_procs, only, except, as, min_neighbours, of_offsets, bits)", where,
                               key));
   }
   return g;
@@ -129,6 +157,11 @@ nlohmann::json node_to_json(const ModelNode& n)
   nlohmann::json j;
   if (!n.guard.always())
     j["guard"] = guard_to_json(n.guard);
+  if (n.loop && n.dimensions != 0) {
+    j["dimensions_loop"] = nlohmann::json{{"order", n.dimensions > 0 ? "ascending" : "descending"},
+                                          {"body", nodes_to_json(n.body)}};
+    return j;
+  }
   if (n.loop) {
     j["loop"] = nlohmann::json{{"iterations", n.iterations}, {"body", nodes_to_json(n.body)}};
     return j;
@@ -189,6 +222,16 @@ ModelNode node_from_json(const nlohmann::json& j, const std::string& where)
   ModelNode n;
   if (j.contains("guard"))
     n.guard = guard_from_json(j.at("guard"), where);
+  if (j.contains("dimensions_loop")) {
+    const auto& l = j.at("dimensions_loop");
+    n.loop = true;
+    std::string order = l.at("order").get<std::string>();
+    if (order != "ascending" && order != "descending")
+      throw Error(fmt::format("{}: dimensions_loop order '{}' (expected ascending or descending)", where, order));
+    n.dimensions = order == "ascending" ? 1 : -1;
+    n.body = nodes_from_json(l.at("body"), where);
+    return n;
+  }
   if (j.contains("loop")) {
     const auto& l = j.at("loop");
     n.loop = true;
@@ -278,6 +321,12 @@ void describe_nodes(const std::vector<ModelNode>& nodes, int depth, std::string&
   for (const ModelNode& n : nodes) {
     std::string guard = n.guard.describe();
     std::string suffix = guard.empty() ? "" : "   [" + guard + "]";
+    if (n.loop && n.dimensions != 0) {
+      out += fmt::format("{}loop over the hypercube's dimensions, k = {}{}\n", pad,
+                         n.dimensions > 0 ? "0 .. ceil(log2 n) - 1" : "ceil(log2 n) - 1 .. 0", suffix);
+      describe_nodes(n.body, depth + 1, out);
+      continue;
+    }
     if (n.loop) {
       out += fmt::format("{}loop x {}{}\n", pad, n.iterations.describe(), suffix);
       describe_nodes(n.body, depth + 1, out);
@@ -325,6 +374,7 @@ std::string RankRef::describe() const
   case Kind::FromLast: return value == 0 ? "rank n-1" : fmt::format("rank n-{}", value + 1);
   case Kind::AnySource: return "any source";
   case Kind::LastSource: return "last source";
+  case Kind::Flip: return "rank ^ 2^k";
   }
   return "";
 }
@@ -342,6 +392,13 @@ std::string Guard::describe() const
     parts.push_back(as == Sibling::Next ? "where the next action is done" : "where the action before is done");
   if (min_neighbours > 0)
     parts.push_back(fmt::format("on ranks with {} or more of its {} neighbours", min_neighbours, offsets.size()));
+  switch (bits) {
+  case Bits::LowZero: parts.push_back("ranks whose k + 1 lowest bits are 0"); break;
+  case Bits::LowestIsK: parts.push_back("ranks whose lowest set bit is bit k"); break;
+  case Bits::BitZero: parts.push_back("ranks whose bit k is 0"); break;
+  case Bits::BitOne: parts.push_back("ranks whose bit k is 1"); break;
+  case Bits::Any: break;
+  }
   std::string s;
   for (const auto& p : parts)
     s += (s.empty() ? "" : ", ") + p;
@@ -441,9 +498,38 @@ bool has_rank_partner2(ActionType t)
   }
 }
 
-int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& grid)
+int hypercube_dimensions(int procs)
+{
+  int d = 0;
+  while (d < 31 && (1 << d) < procs)
+    ++d;
+  return d;
+}
+
+bool bits_admit(Guard::Bits bits, int rank, int k)
+{
+  if (k < 0 || k > 30)
+    return bits == Guard::Bits::Any;
+  unsigned r = static_cast<unsigned>(rank), low = (2u << k) - 1;
+  switch (bits) {
+  case Guard::Bits::Any: return true;
+  case Guard::Bits::LowZero: return (r & low) == 0;
+  case Guard::Bits::LowestIsK: return (r & low) == (1u << k);
+  case Guard::Bits::BitZero: return ((r >> k) & 1u) == 0;
+  case Guard::Bits::BitOne: return ((r >> k) & 1u) == 1;
+  }
+  return false;
+}
+
+int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& grid, int dimension)
 {
   switch (ref.kind) {
+  case RankRef::Kind::Flip: {
+    if (dimension < 0 || dimension > 30)
+      return kOffGrid;
+    int v = rank ^ (1 << dimension);
+    return v < procs ? v : kOffGrid;
+  }
   case RankRef::Kind::Self: return rank;
   case RankRef::Kind::AnySource: return kAnySource;
   case RankRef::Kind::LastSource: return kLastSource;
@@ -470,9 +556,11 @@ int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& gri
   return result;
 }
 
-bool guard_admits(const Guard& g, const ModelNode& node, int rank, int procs, const ProcessGrid& grid)
+bool guard_admits(const Guard& g, const ModelNode& node, int rank, int procs, const ProcessGrid& grid, int dimension)
 {
   if (g.min_procs > 0 && procs < g.min_procs)
+    return false;
+  if (g.bits != Guard::Bits::Any && !bits_admit(g.bits, rank, dimension))
     return false;
   if (g.min_neighbours > 0) {
     int k = 0;

@@ -29,12 +29,13 @@ struct RankRef {
     FromLast,   ///< rank n - 1 - `value`
     AnySource,  ///< MPI_ANY_SOURCE
     LastSource, ///< "@": the source of the rank's latest wildcard receive
+    Flip,       ///< the rank with bit k flipped, k the dimension of the enclosing loop over the hypercube's dimensions
   };
   Kind kind = Kind::Self;
   int value = 0;
   std::vector<int> offset; ///< Offset: per grid axis, x first
   bool operator==(const RankRef&) const = default;
-  /// "self", "(+1,0)", "rank 0", "rank n-1", "any source".
+  /// "self", "(+1,0)", "rank 0", "rank n-1", "any source", "rank ^ 2^k".
   std::string describe() const;
 };
 
@@ -52,9 +53,14 @@ struct Guard {
   /// actions, one per neighbour: a receive from any source for each)
   int min_neighbours = 0;
   std::vector<std::vector<int>> offsets;
+  /// in a loop over the hypercube's dimensions, which ranks act at dimension k: those whose k + 1 lowest bits are
+  /// 0 (a binomial tree's parents), whose lowest set bit is bit k (its children), or by bit k alone
+  enum class Bits : std::uint8_t { Any, LowZero, LowestIsK, BitZero, BitOne };
+  Bits bits = Bits::Any;
   bool always() const
   {
-    return !neighbours && min_procs == 0 && rank_rule == RankRule::Any && as == Sibling::None && min_neighbours == 0;
+    return !neighbours && min_procs == 0 && rank_rule == RankRule::Any && as == Sibling::None && min_neighbours == 0 &&
+           bits == Bits::Any;
   }
   /// "where its partners exist, from 4 processes", "" when always.
   std::string describe() const;
@@ -68,6 +74,9 @@ struct RankLaws {
 
 struct ModelNode {
   bool loop = false;
+  /// a loop over the hypercube's dimensions, k = 0 .. ceil(log2 n) - 1 (+1) or down from there (-1), its
+  /// iterations those of n rather than a law; 0: an ordinary loop
+  int dimensions = 0;
   Guard guard;
   // a loop
   Law iterations;
@@ -108,11 +117,17 @@ bool has_rank_partner(ActionType type);
 bool has_rank_partner2(ActionType type);
 
 /// The rank a reference names for `rank` at `procs` processes on `grid` (kAnySource, kLastSource for those),
-/// or -3 when it lies off the grid (an offset beyond a non-periodic edge, a fixed rank beyond the count).
-int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& grid);
+/// or -3 when it lies off the grid (an offset beyond a non-periodic edge, a fixed rank beyond the count, a flipped
+/// bit beyond the count); `dimension` is the enclosing hypercube loop's k (-1 outside one).
+int resolve_rank(const RankRef& ref, int rank, int procs, const ProcessGrid& grid, int dimension = -1);
 inline constexpr int kOffGrid = -3;
-/// Whether a rank does a node at `procs` processes on `grid`.
-bool guard_admits(const Guard& guard, const ModelNode& node, int rank, int procs, const ProcessGrid& grid);
+/// Whether a rank does a node at `procs` processes on `grid` (at dimension k of a hypercube loop).
+bool guard_admits(const Guard& guard, const ModelNode& node, int rank, int procs, const ProcessGrid& grid,
+                  int dimension = -1);
+/// Whether rank r acts at dimension k under a bit rule.
+bool bits_admit(Guard::Bits bits, int rank, int dimension);
+/// The dimensions of n processes' hypercube: ceil(log2 n) (0 for one process).
+int hypercube_dimensions(int procs);
 /// The share of the domain's cross-section that an offset crosses on a grid: the product of 1/p_j over the axes
 /// it does not cross (1 for a corner, or any offset of a 1-D grid).
 double offset_area(const std::vector<int>& offset, const ProcessGrid& grid);

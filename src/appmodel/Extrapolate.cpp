@@ -53,7 +53,8 @@ std::vector<ExtrapolationPlan::Node> ExtrapolationPlan::plan(const std::vector<M
       return law.integer ? std::round(v) : v;
     };
     if (m.loop) {
-      p.iterations = static_cast<std::uint64_t>(eval(m.iterations, "iterations"));
+      p.iterations = m.dimensions != 0 ? static_cast<std::uint64_t>(hypercube_dimensions(procs_))
+                                       : static_cast<std::uint64_t>(eval(m.iterations, "iterations"));
       p.body = plan(m.body);
     } else {
       auto numbers = [&](const Law& value, const Law& bytes_law, const Law& recv, const Law& peer) {
@@ -86,7 +87,7 @@ std::vector<ExtrapolationPlan::Node> ExtrapolationPlan::plan(const std::vector<M
 RankGenerator::RankGenerator(const ExtrapolationPlan& plan, int rank)
     : plan_(plan), rank_(rank), name_(fmt::format("extrapolated rank {} of {}", rank, plan.procs()))
 {
-  stack_.push_back({&plan.body(), 0, 1});
+  stack_.push_back({&plan.body(), 0, 1, 0, 1});
 }
 
 bool RankGenerator::next(Action& out)
@@ -110,11 +111,12 @@ bool RankGenerator::next(Action& out)
     const ModelNode& g = m.guard.as == Guard::Sibling::Next       ? *(*f.nodes)[at + 1].node
                          : m.guard.as == Guard::Sibling::Previous ? *(*f.nodes)[at - 1].node
                                                                   : m;
-    if (!guard_admits(g.guard, g, rank_, n, grid))
+    const int k = f.dimension();
+    if (!guard_admits(g.guard, g, rank_, n, grid, k))
       continue;
     if (m.loop) {
       if (p.iterations > 0 && !p.body.empty())
-        stack_.push_back({&p.body, 0, p.iterations});
+        stack_.push_back({&p.body, 0, p.iterations, m.dimensions, p.iterations});
       continue;
     }
     const ExtrapolationPlan::Node::Numbers& x = rank_ == p.one_rank ? p.one_numbers : p.numbers;
@@ -128,12 +130,12 @@ bool RankGenerator::next(Action& out)
     a.comm = m.comm;
     a.line = ++line_;
     if (m.has_partner) {
-      a.partner = resolve_rank(m.partner, rank_, n, grid);
+      a.partner = resolve_rank(m.partner, rank_, n, grid, k);
       if (a.partner == kOffGrid)
         continue; // its partner lies beyond an edge of the grid at this count
     }
     if (m.has_partner2) {
-      a.partner2 = resolve_rank(m.partner2, rank_, n, grid);
+      a.partner2 = resolve_rank(m.partner2, rank_, n, grid, k);
       if (a.partner2 == kOffGrid)
         continue;
     }

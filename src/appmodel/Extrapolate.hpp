@@ -65,6 +65,15 @@ private:
     const std::vector<ExtrapolationPlan::Node>* nodes;
     std::size_t index;
     std::uint64_t remaining;
+    int dimensions = 0;        ///< a loop over the hypercube's dimensions: +1 ascending, -1 descending
+    std::uint64_t total = 0;   ///< its iterations
+    /// the dimension k of this iteration; -1 outside a hypercube loop
+    int dimension() const
+    {
+      if (dimensions == 0)
+        return -1;
+      return static_cast<int>(dimensions > 0 ? total - remaining : remaining - 1);
+    }
   };
   const ExtrapolationPlan& plan_;
   int rank_;

@@ -14,9 +14,11 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace perfcast {
 
@@ -59,6 +61,23 @@ struct ANode {
   std::vector<RankRef> cands, cands2;
   std::vector<Obs> obs;
   std::vector<ANode> body;
+  int peer = -1, peer2 = -1; ///< a point-to-point action's partners as traced (for the hypercube reading)
+  /// a loop over the hypercube's dimensions (+1 ascending, -1 descending, 2 either: one step at k = 0); its actions
+  /// are `kinds`, and `events` say which rank did which kind at which dimension
+  int dims = 0;
+  struct Kind {
+    ActionType type = ActionType::Send;
+    bool nonblocking = false;
+    int tag = 0, comm = 0;
+    bool operator==(const Kind&) const = default;
+  };
+  struct Event {
+    int t = 0, rank = 0, k = 0;
+    std::size_t kind = 0;
+    double bytes = 0, recv_bytes = 0;
+  };
+  std::vector<Kind> kinds;
+  std::vector<Event> events;
 };
 
 using Presence = std::vector<std::vector<char>>; // [training][rank]
@@ -360,11 +379,105 @@ void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<A
   a.has_counts = !x.send_counts.empty() || !x.recv_counts.empty();
   a.has_partner = has_rank_partner(x.type);
   a.has_partner2 = has_rank_partner2(x.type);
+  std::vector<int> peers;
+  if (p2p_peer(x, peers)) {
+    a.peer = peers[0];
+    a.peer2 = peers.size() > 1 ? peers[1] : peers[0];
+  }
   if (a.has_partner)
     a.cands = candidates(x.partner, r, tr.procs, tr.grid);
   if (a.has_partner2)
     a.cands2 = candidates(x.partner2, r, tr.procs, tr.grid);
   out.push_back(std::move(a));
+}
+
+// ---- the hypercube reading
+
+// the dimension k of a point-to-point action whose partner is the rank with bit k flipped, or -1
+int flip_dimension(const ANode& a, int r)
+{
+  if (a.loop || a.peer < 0 || a.peer2 != a.peer || a.peer == r || a.has_counts)
+    return -1;
+  switch (a.type) {
+  case ActionType::Send:
+  case ActionType::Isend:
+  case ActionType::Ssend:
+  case ActionType::Issend:
+  case ActionType::Recv:
+  case ActionType::Irecv:
+  case ActionType::SendRecv: break;
+  default: return -1;
+  }
+  unsigned x = static_cast<unsigned>(a.peer ^ r);
+  if ((x & (x - 1)) != 0)
+    return -1;
+  int k = 0;
+  while ((1u << k) != x)
+    ++k;
+  return k;
+}
+
+bool empty_slot(const ANode& a) { return !a.loop && a.type == ActionType::Compute && a.obs.front().sums.value == 0; }
+
+// Runs of point-to-point actions (empty compute slots between them) whose partners flip one bit of the rank, the
+// bit rising from 0 a step at a time (a binomial tree's reduction, a butterfly) or falling to 0 (a tree's
+// broadcast), become one loop over the hypercube's dimensions: such a run's length grows with log2 n, which no
+// grid offset follows.
+void fold_hypercube(std::vector<ANode>& seq, int t, int r)
+{
+  for (ANode& a : seq)
+    if (a.loop && a.dims == 0)
+      fold_hypercube(a.body, t, r);
+  std::vector<ANode> out;
+  for (std::size_t i = 0; i < seq.size();) {
+    int k0 = flip_dimension(seq[i], r);
+    if (k0 < 0) {
+      out.push_back(std::move(seq[i++]));
+      continue;
+    }
+    int cur = k0, dir = 0;
+    std::size_t j = i, end = i;
+    std::vector<std::pair<std::size_t, int>> steps; // node index, k
+    while (j < seq.size()) {
+      int k = flip_dimension(seq[j], r);
+      if (k < 0)
+        break;
+      if (k == cur + 1 && dir >= 0)
+        dir = 1;
+      else if (k == cur - 1 && dir <= 0)
+        dir = -1;
+      else if (k != cur)
+        break;
+      cur = k;
+      steps.push_back({j, k});
+      end = ++j;
+      if (j < seq.size() && empty_slot(seq[j]) && j + 1 < seq.size() && flip_dimension(seq[j + 1], r) >= 0)
+        ++j; // an empty slot between two steps
+    }
+    bool ascending = dir > 0 && k0 == 0, descending = dir < 0 && cur == 0, either = dir == 0 && k0 == 0;
+    if (!ascending && !descending && !either) {
+      out.push_back(std::move(seq[i++]));
+      continue;
+    }
+    ANode d;
+    d.loop = true;
+    d.dims = ascending ? 1 : descending ? -1 : 2;
+    d.obs.push_back({t, r, {}, 0, seq[i].obs.front().line});
+    for (auto [at, k] : steps) {
+      const ANode& a = seq[at];
+      ANode::Kind kind{a.type, a.nonblocking, a.tag, a.comm};
+      auto it = std::find(d.kinds.begin(), d.kinds.end(), kind);
+      std::size_t q = static_cast<std::size_t>(it - d.kinds.begin());
+      if (it == d.kinds.end())
+        d.kinds.push_back(kind);
+      const FoldSums& x = a.obs.front().sums;
+      double n = x.instances > 0 ? x.instances : 1;
+      d.events.push_back({t, r, k, q, x.bytes / n, x.recv_bytes / n});
+    }
+    out.push_back(std::move(d));
+    i = end;
+  }
+  seq = std::move(out);
 }
 
 // ---- alignment
@@ -401,6 +514,8 @@ int pair_score(const ANode& x, const ANode& y)
 {
   if (x.loop != y.loop)
     return 0;
+  if (x.dims != 0 || y.dims != 0) // hypercube loops align with each other, in one order or where either holds
+    return x.dims != 0 && y.dims != 0 && (x.dims == y.dims || x.dims == 2 || y.dims == 2) ? 8 : 0;
   if (!x.loop) {
     if (is_slot(x) || !compatible(x, y))
       return 0;
@@ -458,6 +573,21 @@ std::vector<ANode> merge(std::vector<ANode> t, std::vector<ANode> s);
 
 void merge_node(ANode& into, ANode&& from)
 {
+  if (into.dims != 0) {
+    if (into.dims == 2)
+      into.dims = from.dims;
+    for (ANode::Event e : from.events) {
+      const ANode::Kind& kind = from.kinds[e.kind];
+      auto it = std::find(into.kinds.begin(), into.kinds.end(), kind);
+      e.kind = static_cast<std::size_t>(it - into.kinds.begin());
+      if (it == into.kinds.end())
+        into.kinds.push_back(kind);
+      into.events.push_back(e);
+    }
+    for (Obs& o : from.obs)
+      into.obs.push_back(o);
+    return;
+  }
   if (into.has_partner)
     into.cands = intersect(into.cands, from.cands);
   if (into.has_partner2)
@@ -891,6 +1021,79 @@ struct Resolver {
     unexplained(a, domain, present);
   }
 
+  // A hypercube loop's actions, each to the rank with bit k flipped, done where a rule of the rank's bits says
+  // (checked at every rank, count and dimension), its sizes laws of n.
+  std::vector<ModelNode> resolve_dims(const ANode& a, const Presence& domain) const
+  {
+    std::vector<ModelNode> out;
+    for (std::size_t q = 0; q < a.kinds.size(); ++q) {
+      const ANode::Kind& kind = a.kinds[q];
+      ModelNode m;
+      m.type = kind.type;
+      m.nonblocking = kind.nonblocking;
+      m.tag = kind.tag;
+      m.comm = kind.comm;
+      m.has_partner = has_rank_partner(kind.type);
+      m.has_partner2 = has_rank_partner2(kind.type);
+      m.partner = m.partner2 = RankRef{RankRef::Kind::Flip, 0, {}};
+      m.origin = where(a);
+      std::set<std::tuple<int, int, int>> did;
+      for (const ANode::Event& e : a.events)
+        if (e.kind == q)
+          did.insert({e.t, e.rank, e.k});
+      bool found = false;
+      for (Guard::Bits bits : {Guard::Bits::Any, Guard::Bits::LowZero, Guard::Bits::LowestIsK, Guard::Bits::BitZero,
+                               Guard::Bits::BitOne}) {
+        bool holds = true;
+        for (std::size_t t = 0; t < ts.size() && holds; ++t) {
+          int n = ts[t].procs, d = hypercube_dimensions(n);
+          for (int r = 0; r < n && holds; ++r) {
+            if (!domain[t][static_cast<std::size_t>(r)])
+              continue;
+            for (int k = 0; k < d && holds; ++k) {
+              bool done = did.count({static_cast<int>(t), r, k}) > 0;
+              bool partner = (r ^ (1 << k)) < n;
+              holds = done == (partner && bits_admit(bits, r, k));
+            }
+          }
+        }
+        for (const ANode::Event& e : a.events)
+          holds = holds && e.kind == q ? e.k < hypercube_dimensions(ts[static_cast<std::size_t>(e.t)].procs) : holds;
+        if (holds) {
+          m.guard.bits = bits;
+          found = true;
+          break;
+        }
+      }
+      Action x;
+      x.type = kind.type;
+      x.nonblocking = kind.nonblocking;
+      if (!found)
+        throw StructureError(fmt::format("{}: '{}' to the rank with bit k flipped is done by ranks that no rule of "
+                                         "their bits explains (all; k + 1 lowest bits 0; lowest set bit k; bit k 0; "
+                                         "bit k 1)",
+                                         where(a), action_keyword(x)),
+                             false);
+      std::vector<LawPoint> bytes, recv;
+      for (std::size_t t = 0; t < ts.size(); ++t) {
+        double b = 0, rb = 0, count = 0;
+        for (const ANode::Event& e : a.events)
+          if (e.kind == q && static_cast<std::size_t>(e.t) == t)
+            b += e.bytes, rb += e.recv_bytes, ++count;
+        if (count > 0) {
+          bytes.push_back({ts[t].procs, 1, b / count});
+          recv.push_back({ts[t].procs, 1, rb / count});
+        }
+      }
+      if (has_bytes(kind.type))
+        m.bytes = finish_law(bytes, true, 0, a);
+      if (has_recv_bytes(kind.type))
+        m.recv_bytes = finish_law(recv, true, 0, a);
+      out.push_back(std::move(m));
+    }
+    return out;
+  }
+
   std::vector<ModelNode> resolve(std::vector<ANode>& nodes, const Presence& domain)
   {
     std::vector<ModelNode> out(nodes.size());
@@ -948,6 +1151,10 @@ struct Resolver {
       throw_if_interrupted();
       ANode& a = nodes[i];
       presences.push_back(presence(a));
+      if (a.dims != 0) // a hypercube of one process has no dimension: its loop is entered and does nothing
+        for (std::size_t t = 0; t < ts.size(); ++t)
+          if (hypercube_dimensions(ts[t].procs) == 0)
+            std::fill(presences.back()[t].begin(), presences.back()[t].end(), 1);
       ModelNode& m = out[i];
       m.loop = a.loop;
       m.type = a.type;
@@ -977,7 +1184,10 @@ struct Resolver {
         else
           zeros = true;
       }
-      if (a.loop) {
+      if (a.dims != 0) {
+        m.dimensions = a.dims == -1 ? -1 : 1;
+        m.body = resolve_dims(a, present);
+      } else if (a.loop) {
         std::vector<LawPoint> pts = points_of(a, domain, nullptr, [](const Obs& o) { return double(o.iterations); });
         m.iterations = finish_law(pts, true, spread_, a);
         m.body = resolve(a.body, present);
@@ -1157,7 +1367,8 @@ struct Resolver {
   }
 };
 
-AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, const GridRanking& grids, std::size_t pick)
+AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, const GridRanking& grids, std::size_t pick,
+               bool hypercube)
 {
   AppModel model;
   model.grid = apply_grid(ts, grids, pick, options, model.notes);
@@ -1192,6 +1403,8 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, cons
     std::vector<ANode> seq;
     const std::vector<FoldNode>& folded = t.ranks[static_cast<std::size_t>(o.r)].folded;
     abstract_sequence(folded, o.t, o.r, t, seq);
+    if (hypercube)
+      fold_hypercube(seq, o.t, o.r);
     tmpl = k == 0 ? std::move(seq) : merge(std::move(tmpl), std::move(seq));
     if (options.progress && (k + 1) % 64 == 0)
       options.progress(fmt::format("aligned {} of {} ranks", k + 1, order.size()));
@@ -1219,6 +1432,8 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, cons
 bool regenerates(const AppModel& model, const std::vector<Training>& ts)
 {
   for (const Training& t : ts) {
+    if (std::find(model.training_procs.begin(), model.training_procs.end(), t.procs) == model.training_procs.end())
+      continue;
     try {
       TraceIndex index = read_trace_index(t.index);
       TraceSource real(index);
@@ -1233,6 +1448,70 @@ bool regenerates(const AppModel& model, const std::vector<Training>& ts)
     }
   }
   return true;
+}
+
+// The model under the grid's readings (the hypercube reading's too, when asked), leaving out a smallest count whose
+// structure is its own.
+AppModel learn_readings(std::vector<Training> ts, const ModelBuildOptions& options, bool hypercube)
+{
+  std::vector<std::string> dropped;
+  for (;;) {
+    // readings of the grid the partners cannot tell apart (which axis the ranks of a 2-process run lie on, say)
+    // can still differ in the order of the ranks' actions: the first under which every count aligns is the
+    // program's; when none does, the best-scored reading's error stands
+    // (a model must give back its own training traces' structure); a reading that aligns without giving them
+    // back is kept only when it is the best-scored one and no other does
+    GridRanking grids = rank_grids(ts, options);
+    std::optional<StructureError> failure;
+    std::optional<AppModel> fallback;
+    for (std::size_t k = 0; k < grids.tied.size(); ++k) {
+      try {
+        AppModel model = learn(ts, options, grids, grids.tied[k], hypercube);
+        if (grids.tied.size() == 1 || regenerates(model, ts)) {
+          model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
+          return model;
+        }
+        if (k == 0)
+          fallback = std::move(model);
+      } catch (const StructureError& e) {
+        if (!failure)
+          failure = e;
+      }
+    }
+    if (fallback) {
+      fallback->notes.insert(fallback->notes.begin(), dropped.begin(), dropped.end());
+      return *fallback;
+    }
+    {
+      const StructureError& e = *failure;
+      // a count whose structure is its own (one process, no neighbours: a code that skips its communication
+      // there) is left out when the others remain enough
+      if (!e.smallest_only || ts.size() <= 2)
+        throw e;
+      dropped.push_back(fmt::format("the run at {} processes ({}) has a structure of its own and is left out of the "
+                                    "model ({})",
+                                    ts[0].procs, ts[0].trace, e.what()));
+      ts.erase(ts.begin());
+    }
+  }
+}
+
+// How many of a model's nodes are done only from some count on: structure that grows with n where the model has
+// no law for it.
+int from_a_count(const std::vector<ModelNode>& body)
+{
+  int n = 0;
+  for (const ModelNode& m : body)
+    n += (m.guard.min_procs > 0 ? 1 : 0) + from_a_count(m.body);
+  return n;
+}
+
+bool has_hypercube_loop(const std::vector<ModelNode>& body)
+{
+  for (const ModelNode& m : body)
+    if (m.dimensions != 0 || has_hypercube_loop(m.body))
+      return true;
+  return false;
 }
 
 } // namespace
@@ -1262,46 +1541,42 @@ AppModel build_app_model(const std::vector<std::string>& traces, const ModelBuil
   for (Training& t : ts)
     read_training(t, options);
 
-  std::vector<std::string> dropped;
-  for (;;) {
-    // readings of the grid the partners cannot tell apart (which axis the ranks of a 2-process run lie on, say)
-    // can still differ in the order of the ranks' actions: the first under which every count aligns is the
-    // program's; when none does, the best-scored reading's error stands
-    // (a model must give back its own training traces' structure); a reading that aligns without giving them
-    // back is kept only when it is the best-scored one and no other does
-    GridRanking grids = rank_grids(ts, options);
-    std::optional<StructureError> failure;
-    std::optional<AppModel> fallback;
-    for (std::size_t k = 0; k < grids.tied.size(); ++k) {
+  // the grid's reading, then the hypercube's where the grid's leaves actions that appear from a count on (a
+  // binomial tree's partners at 2^k reach further with every doubling): the hypercube's is kept when it has fewer
+  // such actions and gives back every training trace's structure
+  std::optional<AppModel> grid_model;
+  std::optional<StructureError> grid_error;
+  try {
+    grid_model = learn_readings(ts, options, false);
+  } catch (const StructureError& e) {
+    grid_error = e;
+  }
+  int grid_growth = grid_model ? from_a_count(grid_model->body) : std::numeric_limits<int>::max();
+  if (grid_growth > 0) {
+    // as under the grid's reading, a smallest count whose structure is its own (one process: its computation runs
+    // together where the others communicate) may be left out
+    std::vector<Training> cube_ts = ts;
+    std::string dropped;
+    for (;;) {
       try {
-        AppModel model = learn(ts, options, grids, grids.tied[k]);
-        if (grids.tied.size() == 1 || regenerates(model, ts)) {
-          model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
-          return model;
+        AppModel cube = learn_readings(cube_ts, options, true);
+        if (has_hypercube_loop(cube.body) && from_a_count(cube.body) < grid_growth && regenerates(cube, cube_ts)) {
+          if (!dropped.empty())
+            cube.notes.insert(cube.notes.begin(), dropped);
+          return cube;
         }
-        if (k == 0)
-          fallback = std::move(model);
-      } catch (const StructureError& e) {
-        if (!failure)
-          failure = e;
+      } catch (const StructureError&) {
       }
-    }
-    if (fallback) {
-      fallback->notes.insert(fallback->notes.begin(), dropped.begin(), dropped.end());
-      return *fallback;
-    }
-    {
-      const StructureError& e = *failure;
-      // a count whose structure is its own (one process, no neighbours: a code that skips its communication
-      // there) is left out when the others remain enough
-      if (!e.smallest_only || ts.size() <= 2)
-        throw e;
-      dropped.push_back(fmt::format("the run at {} processes ({}) has a structure of its own and is left out of the "
-                                    "model ({})",
-                                    ts[0].procs, ts[0].trace, e.what()));
-      ts.erase(ts.begin());
+      if (cube_ts.size() <= 2 || !dropped.empty())
+        break;
+      dropped = fmt::format("the run at {} processes ({}) has a structure of its own and is left out of the model",
+                            cube_ts[0].procs, cube_ts[0].trace);
+      cube_ts.erase(cube_ts.begin());
     }
   }
+  if (grid_model)
+    return *grid_model;
+  throw *grid_error;
 }
 
 } // namespace perfcast
