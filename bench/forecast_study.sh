@@ -28,7 +28,7 @@ for code in "${codes[@]}"; do
     if ! "$perfcast" forecast "$t/1" "$t/2" "$t/4" "$t/8" -p "$root/examples/platforms/$cluster.xml" \
       --procs 16,32,64 --check "$t/16" "$t/32" "$t/64" --json -q > "$json" 2> "$out/$code-$cluster.err"; then
       printf '%-12s %-8s %-20s %7s %9s %7s %5s  %s\n' "$code" "${cluster#table1-}" fail - - - - \
-        "$(head -c 120 "$out/$code-$cluster.err")" | tee -a "$out/table.txt"
+        "$(tr '\n' ' ' < "$out/$code-$cluster.err" | head -c 120)" | tee -a "$out/table.txt"
       continue
     fi
     python3 - "$json" "$code" "${cluster#table1-}" <<'PY' | tee -a "$out/table.txt"

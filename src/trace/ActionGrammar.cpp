@@ -197,6 +197,11 @@ private:
       if (!integer(spec, s, v))
         return false;
       int size = v >= 0 && v <= kMaxInt32 ? datatype_size(static_cast<int>(v)) : -1;
+      if (v == -1)
+        return fail(fmt::format("'{}': datatype -1, a derived datatype whose size SimGrid's time-independent trace "
+                                "does not record (SimGrid replays it as 0 bytes); record the program with perfcast "
+                                "trace, which writes each message's bytes",
+                                keyword_));
       if (size < 0)
         return fail(fmt::format("'{}': unknown datatype id {} (expected a SimGrid predefined id 0..54)", keyword_, s));
       (spec.into == Into::SendType ? send_size_ : recv_size_) = size;
