@@ -76,8 +76,9 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
     int left = 0;
     for (int n : model.training_procs)
       left += std::find(held_out.begin(), held_out.end(), n) == held_out.end();
-    if (left < 2)
-      throw Error(fmt::format("fewer than two of the model's counts ({}) are left to learn its laws on",
+    // its laws choose their form by forward validation, which needs three counts (as the prefixes it validates on)
+    if (!held_out.empty() && left < 3)
+      throw Error(fmt::format("fewer than three of the model's counts ({}) are left to learn its laws on",
                               counts_text(model.training_procs)));
     ReplayOptions quiet = options.replay;
     quiet.progress = {};
