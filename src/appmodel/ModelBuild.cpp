@@ -117,16 +117,27 @@ void read_training(Training& t, const ModelBuildOptions& options)
   TraceSource source(index);
   t.ranks.resize(static_cast<std::size_t>(t.procs));
   std::vector<int> peers;
+  // a split that every rank makes with one color, keys in rank order, is a duplicate of its parent: read as one,
+  // once every rank's splits are known to be
+  struct Split {
+    int rank;
+    std::size_t ordinal;
+    int color, key;
+    std::string path;
+    std::uint32_t line;
+  };
+  std::vector<Split> splits;
   for (int r = 0; r < t.procs; ++r) {
     throw_if_interrupted();
     auto reader = source.open_rank(r);
     LoopFolder folder;
     Action a;
+    std::size_t ordinal = 0;
     while (reader->next(a)) {
-      if (a.type == ActionType::CommSplit)
-        fail_at(reader->path(), a.line,
-                "comm_split: communicators split by color are not modelled yet (the application model takes "
-                "MPI_COMM_WORLD and its duplicates)");
+      if (a.type == ActionType::CommSplit && a.tag > 0) {
+        splits.push_back({r, ordinal++, a.color, a.key, reader->path(), a.line});
+        a.type = ActionType::CommDup;
+      }
       if (a.type == ActionType::LoopBegin || a.type == ActionType::LoopEnd)
         fail_at(reader->path(), a.line, "loop blocks of a synthetic trace cannot be learned from (give traces of "
                                         "runs)");
@@ -140,6 +151,20 @@ void read_training(Training& t, const ModelBuildOptions& options)
     }
     t.ranks[static_cast<std::size_t>(r)].folded = folder.finish();
     t.ranks[static_cast<std::size_t>(r)].path = reader->path();
+  }
+  std::stable_sort(splits.begin(), splits.end(),
+                   [](const Split& x, const Split& y) { return x.ordinal != y.ordinal ? x.ordinal < y.ordinal : x.rank < y.rank; });
+  for (std::size_t i = 0; i < splits.size(); ++i) {
+    const Split& x = splits[i];
+    const Split& first = splits[i - (i % static_cast<std::size_t>(t.procs))];
+    bool every_rank = splits.size() % static_cast<std::size_t>(t.procs) == 0 && x.rank == static_cast<int>(i % static_cast<std::size_t>(t.procs)) &&
+                      x.ordinal == first.ordinal;
+    bool duplicate = every_rank && x.color >= 0 && x.color == first.color && (x.rank == 0 || x.key >= splits[i - 1].key);
+    if (!duplicate)
+      fail_at(x.path, x.line,
+              "comm_split: communicators split by color are not modelled yet (the application model takes "
+              "MPI_COMM_WORLD and its duplicates; a split is one when every rank makes it with one color and keys "
+              "in rank order, and this one is not)");
   }
   if (options.progress)
     options.progress(fmt::format("read {} ({} processes)", t.trace, t.procs));
