@@ -77,8 +77,9 @@ int run_trace(const std::string& dir, bool force, const std::vector<std::string>
     std::cerr << fmt::format("perfcast trace: warning: rank 0 never called {} (or the tracer does not intercept "
                              "it): the trace has no migration point\n",
                              iteration_at);
-  std::cerr << fmt::format("perfcast trace: {} ranks traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
-                           profile.ranks.size(), dir, profile.complete ? "complete" : "INCOMPLETE", dir, dir);
+  std::cerr << fmt::format("perfcast trace: {} rank{} traced into {} ({}); index {}/trace.txt, profile {}/profile.json\n",
+                           profile.ranks.size(), profile.ranks.size() == 1 ? "" : "s", dir,
+                           profile.complete ? "complete" : "INCOMPLETE", dir, dir);
   if (!profile.complete)
     for (const RankProfile& r : profile.ranks)
       if (!r.complete)
