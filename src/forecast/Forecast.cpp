@@ -76,9 +76,9 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
     int left = 0;
     for (int n : model.training_procs)
       left += std::find(held_out.begin(), held_out.end(), n) == held_out.end();
-    // its laws choose their form by forward validation, which needs three counts (as the prefixes it validates on)
-    if (!held_out.empty() && left < 3)
-      throw Error(fmt::format("fewer than three of the model's counts ({}) are left to learn its laws on",
+    // a law chooses its form by forward validation, among the one-parameter forms with two counts
+    if (left < 2)
+      throw Error(fmt::format("fewer than two of the model's counts ({}) are left to learn its laws on",
                               counts_text(model.training_procs)));
     ReplayOptions quiet = options.replay;
     quiet.progress = {};
@@ -180,7 +180,7 @@ std::vector<ForecastRow> answer_rows(const std::vector<ForecastMethod>& methods,
     row.procs = procs[i];
     row.method = best->name;
     row.predicted_s = best->predicted_s[i];
-    auto [lo, hi] = validated_band(row.predicted_s, best->validated ? best->rate : 0, largest, row.procs);
+    auto [lo, hi] = validated_band(row.predicted_s, best->validated ? kBandScale * best->rate : 0, largest, row.procs);
     if (!best->band_s.empty()) {
       lo = std::min(lo, best->band_s[i].first);
       hi = std::max(hi, best->band_s[i].second);
@@ -355,8 +355,9 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   std::vector<std::string> others;
   for (const ForecastMethod& m : f.methods)
     if (&m != best)
-      others.push_back(m.validated ? fmt::format("{} {:.1f}%", method_title(m.name), 100 * m.rate)
-                                   : fmt::format("{} not validated", method_title(m.name)));
+      others.push_back(m.validated    ? fmt::format("{} {:.1f}%", method_title(m.name), 100 * m.rate)
+                       : m.applicable ? fmt::format("{} not validated", method_title(m.name))
+                                      : fmt::format("{} not applicable", method_title(m.name)));
   if (best->validated)
     f.why = fmt::format("{}, off by at most {:.1f}% per doubling of the processes in {} forward validation{} ({}: "
                         "{:.1f}% at {}): {} ({})",
@@ -514,6 +515,10 @@ std::string Forecast::svg() const
     series.push_back(checks);
   for (const std::string& w : grouped_warnings(rows))
     chart.notes.push_back("warning: " + w);
+  for (const ForecastMethod& m : methods)
+    if (!m.applicable)
+      chart.notes.push_back(fmt::format("{}: not applicable: {}", method_title(m.name),
+                                        m.why_not.substr(0, m.why_not.find('\n'))));
   return line_chart_svg(chart, series);
 }
 

@@ -23,6 +23,11 @@ namespace perfcast {
 /// A validated error above this is printed as a warning beside each prediction.
 inline constexpr double kForecastTrustedError = 0.15;
 
+/// The band is nominally a 90% interval. A method's validation error per doubling is one draw of its error; taken
+/// as the median absolute value of a normal error, the 90% interval is z(0.95) / z(0.75) = 1.6449 / 0.6745 times
+/// it per doubling.
+inline constexpr double kBandScale = 1.6448536 / 0.6744898;
+
 struct ForecastOptions {
   std::vector<int> procs;               ///< target counts
   std::string placement = "spread";     ///< spread, pack or a hostfile (placement_for)
@@ -100,8 +105,8 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
 bool gives_times(const ForecastMethod& m);
 
 /// The forecast's rows when methods[answer] answers, the largest run at `largest` processes: its predictions, the
-/// band (validated_band with its rate, joined with its own band, and reaching every method validated better), and the
-/// warnings beside them.
+/// band (validated_band with kBandScale times its rate, joined with its own band, and reaching every method validated
+/// better), and the warnings beside them.
 std::vector<ForecastRow> answer_rows(const std::vector<ForecastMethod>& methods, std::size_t answer, int largest,
                                      const std::vector<int>& procs);
 
