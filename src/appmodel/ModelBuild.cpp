@@ -421,18 +421,8 @@ void abstract(const FoldNode& f, int t, int r, const Training& tr, std::vector<A
 // the dimension k of a point-to-point action whose partner is the rank with bit k flipped, or -1
 int flip_dimension(const ANode& a, int r)
 {
-  if (a.loop || a.peer < 0 || a.peer2 != a.peer || a.peer == r || a.has_counts)
+  if (a.loop || !is_point_to_point(a.type) || a.peer < 0 || a.peer2 != a.peer || a.peer == r || a.has_counts)
     return -1;
-  switch (a.type) {
-  case ActionType::Send:
-  case ActionType::Isend:
-  case ActionType::Ssend:
-  case ActionType::Issend:
-  case ActionType::Recv:
-  case ActionType::Irecv:
-  case ActionType::SendRecv: break;
-  default: return -1;
-  }
   unsigned x = static_cast<unsigned>(a.peer ^ r);
   if ((x & (x - 1)) != 0)
     return -1;
