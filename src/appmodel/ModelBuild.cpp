@@ -817,6 +817,37 @@ void relocate_computation(std::vector<ANode>& body)
   }
 }
 
+// A loop turned at one count and not at the others (its computation last in the 1-process run's body, first in
+// the rest) leaves one computation in two slots, its body's first and last, each seen at counts the other never
+// is. Computation is conserved per iteration, so the two are one: the slot seen at fewer counts joins the other.
+void join_rotated_slots(std::vector<ANode>& body, bool in_loop)
+{
+  for (ANode& n : body)
+    if (n.loop)
+      join_rotated_slots(n.body, true);
+  if (!in_loop || body.size() < 3 || !is_slot(body.front()) || !is_slot(body.back()))
+    return;
+  auto counts = [](const ANode& a) {
+    std::set<int> ts;
+    for (const Obs& o : a.obs)
+      ts.insert(o.t);
+    return ts;
+  };
+  std::set<int> first = counts(body.front()), last = counts(body.back());
+  if (first.empty() || last.empty() ||
+      std::any_of(first.begin(), first.end(), [&](int t) { return last.count(t) > 0; }))
+    return;
+  ANode& keep = first.size() >= last.size() ? body.front() : body.back();
+  ANode& join = first.size() >= last.size() ? body.back() : body.front();
+  for (Obs& o : join.obs)
+    keep.obs.push_back(o);
+  join.obs.clear();
+  if (&join == &body.back())
+    body.pop_back();
+  else
+    body.erase(body.begin());
+}
+
 std::size_t leaves(const std::vector<FoldNode>& nodes)
 {
   std::size_t n = 0;
@@ -1429,6 +1460,7 @@ AppModel learn(std::vector<Training>& ts, const ModelBuildOptions& options, cons
     model.notes.push_back("some actions were never seen together on one rank at the training counts (a rank with "
                           "neighbours on both sides of an axis, say): their order is assumed, the negative direction "
                           "first along an axis");
+  join_rotated_slots(tmpl, false);
   relocate_computation(tmpl);
   Resolver resolver{ts, model.notes, 0, options.law_held_out};
   Presence all = resolver.empty();
