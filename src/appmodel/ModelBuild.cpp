@@ -1104,7 +1104,8 @@ struct Resolver {
           }
         }
         for (const ANode::Event& e : a.events)
-          holds = holds && e.kind == q ? e.k < hypercube_dimensions(ts[static_cast<std::size_t>(e.t)].procs) : holds;
+          if (e.kind == q && e.k >= hypercube_dimensions(ts[static_cast<std::size_t>(e.t)].procs))
+            holds = false;
         if (holds) {
           m.guard.bits = bits;
           found = true;

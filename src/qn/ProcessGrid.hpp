@@ -3,7 +3,7 @@
 // around, and the rank order (x fastest: rank = x + p_x (y + p_y z)). A
 // grid rule gives the grid of every process count: MPI_Dims_create's of one
 // dimensionality (either orientation), or a file naming each count's grid
-// (`perfcast fit qn --grid`, `--grid-file`; docs/studies/models-studies.md, session 15).
+// (`perfcast fit qn --grid`, `--grid-file`; docs/models.md).
 #include <map>
 #include <string>
 #include <vector>

@@ -718,7 +718,7 @@ QueueingModel fit_queueing_model(const std::vector<MeasuredRun>& runs, const Pla
   // Net_Constant must be told from the CPU side's misses: with a network of a
   // few percent of the training runs, 2-7% misses of the CPU form (recorded
   // work that goes up and down, the slowest rank changing) are enough to
-  // double it (PENNANT, docs/studies/models-studies.md session 14), and it then multiplies a
+  // double it (PENNANT's runs do), and it then multiplies a
   // network that is half the run at 64 processes. The runs identify it when
   // its effect on the most network-heavy one passes twice that scatter; when
   // they do not, the fit says so, and with identify_network keeps it at 1

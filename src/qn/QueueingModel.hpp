@@ -234,18 +234,17 @@ struct ModelVariant {
   /// over the other nodes
   bool self_traffic = true;
   /// the runs' recorded work fitted in n where a form wins by leave-one-out (the forms: fit_work_growth in
-  /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default since session 11's
-  /// pre-registered check raised the study's mean over all 27 cases (docs/studies/models-studies.md, session 11)
+  /// src/qn/QueueingModel.cpp), else W constant as the paper; on by default (its effect on the study: docs/models.md)
   bool work_growth = true;
   /// a node's processes as one customer in lockstep, its CPU phase the slowest
   /// rank's (needs node_classes; else each process a customer, as the paper)
   bool lockstep = true;
-  /// Net_Constant kept at 1 unless the training runs identify it (net_constant_identified); off by default:
-  /// session 14's held-out criterion rejected it (docs/studies/models-studies.md)
+  /// Net_Constant kept at 1 unless the training runs identify it (net_constant_identified); off by default: it
+  /// failed its held-out criterion (docs/models.md)
   bool identify_network = false;
   /// Net_Constant kept at 1 when the fit's own standard error of it passes 100% (its one-sigma interval reaches 0,
   /// as when every training run has one process a node and the network shrinks with n like the computation): a
-  /// constant the runs cannot pin takes the platform's value (session 18, docs/studies/models-studies.md); `fit qn
+  /// constant the runs cannot pin takes the platform's value (docs/models.md); `fit qn
   /// --free-network` keeps the fitted value
   bool hold_loose_network = true;
   /// the process grid rules to class the point-to-point traffic on, in the order tried (grid_rules_from_spec);

@@ -69,7 +69,7 @@ struct RankReport {
 
 /// The computation between collectives on every rank (MPI_COMM_WORLD or a copy), phase by phase: ranks meet at
 /// each such collective, so the run waits for each phase's slowest rank, whose sum can exceed the slowest rank's
-/// whole computation by far (the queueing model's lockstep CPU phase; docs/studies/models-studies.md, session 17). In the
+/// whole computation by far (the queueing model's lockstep CPU phase, docs/models.md). In the
 /// trace's flops, whatever the hosts; only phases that every rank closed count.
 struct ComputePhases {
   std::uint64_t phases = 0;
