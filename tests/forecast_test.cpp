@@ -261,6 +261,96 @@ TEST(ForecastErrors, BadRunsAndTargetsAreRefused)
   EXPECT_THROW(forecast(traces_of(dir, allreduce_program, {1, 2, 4}), platform, "p", check), Error);
 }
 
+// A compute-only program on a target twice as fast takes half as long: the rule F = target / traced, with the traced
+// rate given (a trace without the tracer's header), whichever way F is stated.
+TEST(ForecastSpeeds, ATargetTwiceAsFastTakesHalfAsLong)
+{
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  auto runs = traces_of(dir, amdahl_program, {1, 2, 4, 8});
+  for (SpeedRule rule : {speed_factor_rule("2"), benchmark_rule("hpl-core:38.4:19.2")}) {
+    ForecastOptions o;
+    o.procs = {16};
+    o.traced_speed = 1e10; // as the traces were written: T(n) above at 10 Gflop/s
+    o.speeds = {rule};
+    o.checks = {write_trace(dir, "c16", 16, amdahl_program)};
+    Forecast f = forecast(runs, platform, "cluster16", o);
+    double half = (2e8 + 8e9 / 16) / 1e10 / 2;
+    ASSERT_TRUE(f.rows.at(0).check_s.has_value());
+    EXPECT_NEAR(*f.rows[0].check_s, half, 1e-9 * half) << rule.how;
+    EXPECT_NEAR(f.rows[0].predicted_s, half, 1e-6 * half) << rule.how;
+    for (const ForecastRun& r : f.runs)
+      EXPECT_NEAR(r.replay_s, (2e8 + 8e9 / r.procs) / 1e10 / 2, 1e-9) << rule.how;
+    EXPECT_DOUBLE_EQ(f.speeds.at("rules").at(0).at("factor").get<double>(), 2.0);
+  }
+}
+
+TEST(ForecastSpeeds, APrefixStatesTheSpeedOfSomeHostsOnly)
+{
+  Platform p = load_platform(cluster16());
+  TracedRates traced;
+  traced.reference = 1e10;
+  std::string first = p.hosts().at(0).name;
+  TargetSpeeds t = apply_speeds(p, {speed_factor_rule(first + "=3")}, traced);
+  EXPECT_DOUBLE_EQ(t.platform.hosts()[0].speed_flops, 3e10);
+  for (std::size_t h = 1; h < p.hosts().size(); ++h)
+    if (p.hosts()[h].name.rfind(first, 0) != 0)
+      EXPECT_DOUBLE_EQ(t.platform.hosts()[h].speed_flops, p.hosts()[h].speed_flops) << p.hosts()[h].name;
+  EXPECT_THROW(apply_speeds(p, {speed_factor_rule("no-such-host=2")}, traced), Error);
+}
+
+TEST(ForecastSpeeds, BadSpeedsAreRefusedWithWhatWasExpected)
+{
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16};
+  o.speeds = {speed_factor_rule("2")};
+  try { // a relative speed with no traced rate: the target has no speed
+    forecast(traces_of(dir, amdahl_program, {1, 2, 4}), platform, "p", o);
+    ADD_FAILURE() << "a factor without the traced rate was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--traced-speed"), std::string::npos) << e.what();
+  }
+  for (const char* bad : {"0", "x2", "-1", "a=b"})
+    EXPECT_THROW(speed_factor_rule(bad), Error) << bad;
+  for (const char* bad : {"hpl", "hpl:1", "hpl:0:1", ":1:2"})
+    EXPECT_THROW(benchmark_rule(bad), Error) << bad;
+  // a probe file of another format: a platform, but not what perfcast probe writes
+  dir.file("cluster.json", "{\"format\": \"perfcast-platform\", \"version\": 1, \"clusters\": []}");
+  try {
+    probe_rule(dir.path() + "/cluster.json");
+    ADD_FAILURE() << "a platform without the probe's figures was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cluster.json: expected the platform a `perfcast probe"), std::string::npos)
+        << e.what();
+  }
+  dir.file("notjson.txt", "speed 10Gf\n");
+  EXPECT_THROW(probe_rule(dir.path() + "/notjson.txt"), Error);
+  EXPECT_THROW(probe_rule(dir.path() + "/missing.json"), Error);
+}
+
+// A probe of the target on the tracer's kernel: F is its rate over the traced machine's.
+TEST(ForecastSpeeds, AProbeFileGivesItsRateOverTheTracedOne)
+{
+  TempDir dir;
+  dir.file("probe.json", R"({"format": "perfcast-platform", "version": 1, "description": {"figures": {"host": "n1",
+    "cpu": {"unit": "flop", "rate_per_s": {"mean": 3e10, "ci95": [2.97e10, 3.03e10]}}}}, "clusters": []})");
+  SpeedRule r = probe_rule(dir.path() + "/probe.json");
+  EXPECT_DOUBLE_EQ(r.target_rate, 3e10);
+  EXPECT_NEAR(r.uncertainty, 0.01 * 1.6448536 / 1.959964, 1e-9);
+  Platform p = load_platform(cluster16());
+  TracedRates traced;
+  traced.unit = "flops";
+  traced.reference = 1e10;
+  traced.spread = 0.02;
+  TargetSpeeds t = apply_speeds(p, {r}, traced);
+  EXPECT_DOUBLE_EQ(t.factor.at(0), 3.0);
+  EXPECT_DOUBLE_EQ(t.platform.hosts().at(0).speed_flops, 3e10);
+  EXPECT_NEAR(t.uncertainty, std::hypot(r.uncertainty, 0.02), 1e-12);
+  traced.unit = "instructions";
+  EXPECT_THROW(apply_speeds(p, {r}, traced), Error);
+}
 
 TEST(ForecastCli, GoldenForecastOfTheBundledStencil)
 {
@@ -289,6 +379,7 @@ methods (validated forward: learned on the smaller runs, predicting the larger; 
   extrapolated-replay        at 8     0.0%       0.0%    0.015003    0.017553    0.020244
   queueing-network           at 8    27.5%      27.5%    0.017428    0.017889    0.019399
   amdahl                     at 8     3.7%      10.9%    0.013167    0.013602     0.01382
+note: 16 hosts at the platform's speed, in the traces' own unit (examples/traces/stencil2d-scaling/1 has no tracer header saying what rate its computation was counted at)
 note: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
 note: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
 )");

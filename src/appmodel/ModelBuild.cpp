@@ -114,6 +114,8 @@ void read_training(Training& t, const ModelBuildOptions& options)
 {
   TraceIndex index = read_trace_index(t.index);
   t.procs = index.ranks();
+  if (auto scale = options.compute_scale.find(t.trace); scale != options.compute_scale.end())
+    index.compute_scale = scale->second;
   TraceSource source(index);
   t.ranks.resize(static_cast<std::size_t>(t.procs));
   std::vector<int> peers;

@@ -14,6 +14,7 @@
 #include "appmodel/AppModel.hpp"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct ModelBuildOptions {
   /// process counts whose observations every law leaves out (the structure still learns from them): the model then
   /// predicts those counts from the laws of the others, a forward validation of its laws
   std::vector<int> law_held_out;
+  /// per trace (as given), the factor of each rank's compute amounts (TraceIndex::compute_scale); absent: none
+  std::map<std::string, std::vector<double>> compute_scale;
   /// called with a line of progress now and then; may be empty
   std::function<void(const std::string&)> progress;
 };

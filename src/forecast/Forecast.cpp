@@ -1,6 +1,7 @@
 #include "forecast/Forecast.hpp"
 
 #include "appmodel/ModelBuild.hpp"
+#include "forecast/Speeds.hpp"
 #include "appmodel/ReplayPrediction.hpp"
 #include "core/Error.hpp"
 #include "core/Interrupt.hpp"
@@ -35,17 +36,20 @@ std::string method_title(const std::string& name)
 struct Replayed {
   ForecastRun run;
   MeasuredRun measured;
+  std::vector<double> compute_scale; ///< per rank, as the trace was read (TracedRates)
 };
 
-Replayed replay_run(const std::string& trace, const Platform& platform, const std::string& placement,
-                    const ReplayOptions& base)
+Replayed replay_run(const std::string& trace, const std::vector<double>& compute_scale, const Platform& platform,
+                    const std::string& placement, const ReplayOptions& base)
 {
   TraceIndex index = read_trace_index(trace_index_for(trace));
+  index.compute_scale = compute_scale;
   ReplayOptions options = base;
   options.record_timeline = false;
   ReplayReport report =
       replay_trace(index, platform, placement_for(platform, placement, index.world_size), options);
   Replayed r;
+  r.compute_scale = compute_scale;
   r.run = {trace, index.world_size, report.makespan_s};
   r.measured = run_from_replay_json(replay_to_json(report, platform), trace);
   return r;
@@ -68,9 +72,12 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
   Learned out;
   if (method == "extrapolated-replay") {
     std::vector<std::string> traces;
-    for (const Replayed* r : runs)
-      traces.push_back(r->run.trace);
     ModelBuildOptions build;
+    for (const Replayed* r : runs) {
+      traces.push_back(r->run.trace);
+      if (!r->compute_scale.empty())
+        build.compute_scale[r->run.trace] = r->compute_scale;
+    }
     build.law_held_out = held_out;
     AppModel model = build_app_model(traces, build);
     int left = 0;
@@ -216,8 +223,8 @@ std::vector<ForecastRow> answer_rows(const std::vector<ForecastMethod>& methods,
   return rows;
 }
 
-Forecast forecast(const std::vector<std::string>& traces, const Platform& platform, const std::string& platform_name,
-                  const ForecastOptions& options)
+Forecast forecast(const std::vector<std::string>& traces, const Platform& platform_in,
+                  const std::string& platform_name, const ForecastOptions& options)
 {
   auto say = [&](const std::string& line) {
     if (options.progress)
@@ -231,11 +238,25 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
   Forecast f;
   f.platform = platform_name;
   f.placement = options.placement;
+  // every run, checks included, was traced on one machine: its computation is carried at one rate per traced host
+  std::vector<std::string> every = traces;
+  every.insert(every.end(), options.checks.begin(), options.checks.end());
+  TracedRates rates = traced_rates(every, options.traced_speed);
+  for (std::size_t i = 1; i < every.size(); ++i)
+    if (!rates.program[i].empty() && !rates.program[0].empty() && rates.program[i] != rates.program[0])
+      throw Error(fmt::format("{} and {}: runs of different programs ({} and {}); a forecast learns one program "
+                              "from its runs at several counts",
+                              every[0], every[i], rates.program[0], rates.program[i]));
+  TargetSpeeds target = apply_speeds(platform_in, options.speeds, rates);
+  const Platform& platform = target.platform;
+  f.speeds = target.report;
+  f.speed_uncertainty = target.uncertainty;
+  f.notes = target.notes;
   std::vector<Replayed> runs;
-  for (const std::string& t : traces) {
+  for (std::size_t i = 0; i < traces.size(); ++i) {
     throw_if_interrupted();
-    say(fmt::format("replaying {} on the target", t));
-    runs.push_back(replay_run(t, platform, options.placement, options.replay));
+    say(fmt::format("replaying {} on the target", traces[i]));
+    runs.push_back(replay_run(traces[i], rates.compute_scale[i], platform, options.placement, options.replay));
   }
   std::stable_sort(runs.begin(), runs.end(), [](const Replayed& a, const Replayed& b) { return a.run.procs < b.run.procs; });
   for (std::size_t i = 1; i < runs.size(); ++i)
@@ -373,11 +394,18 @@ Forecast forecast(const std::vector<std::string>& traces, const Platform& platfo
     f.why = fmt::format("{}: {}; no method is validated", method_title(best->name), best->validation_note);
 
   f.rows = answer_rows(f.methods, static_cast<std::size_t>(best - f.methods.data()), largest, options.procs);
+  // the speeds' conversion is uncertain by the same fraction at every count
+  if (f.speed_uncertainty > 0)
+    for (ForecastRow& r : f.rows) {
+      r.low_s /= 1 + f.speed_uncertainty;
+      r.high_s *= 1 + f.speed_uncertainty;
+    }
 
-  for (const std::string& t : options.checks) {
+  for (std::size_t k = 0; k < options.checks.size(); ++k) {
+    const std::string& t = options.checks[k];
     throw_if_interrupted();
     say(fmt::format("replaying the check {} on the target", t));
-    Replayed c = replay_run(t, platform, options.placement, options.replay);
+    Replayed c = replay_run(t, rates.compute_scale[traces.size() + k], platform, options.placement, options.replay);
     auto it = std::find_if(f.rows.begin(), f.rows.end(), [&](const ForecastRow& r) { return r.procs == c.run.procs; });
     if (it == f.rows.end())
       throw Error(fmt::format("{}: a run at {} processes, not among the target counts ({})", t, c.run.procs,
@@ -423,7 +451,8 @@ nlohmann::json Forecast::to_json() const
   for (const ForecastRun& r : runs)
     rs.push_back({{"trace", r.trace}, {"procs", r.procs}, {"replay_s", r.replay_s}});
   return {{"platform", platform}, {"placement", placement}, {"predictions", preds}, {"recommended", recommended},
-          {"why", why},           {"methods", ms},           {"runs", rs},          {"notes", notes}};
+          {"why", why},           {"methods", ms},           {"runs", rs},          {"speeds", speeds},
+          {"notes", notes}};
 }
 
 std::string Forecast::text() const

@@ -10,6 +10,7 @@
 // validated best answers; its band is its validation error compounded over
 // the doublings from the largest traced count to the target, joined with the
 // extrapolated replay's own band when that method answers.
+#include "forecast/Speeds.hpp"
 #include "platform/Platform.hpp"
 #include "sim/Replay.hpp"
 
@@ -33,6 +34,8 @@ struct ForecastOptions {
   std::string placement = "spread";     ///< spread, pack or a hostfile (placement_for)
   ReplayOptions replay;                 ///< network model and its options, for every replay
   std::vector<std::string> checks;      ///< traces at target counts: replayed on the target and scored
+  std::vector<SpeedRule> speeds;        ///< the target's hosts relative to the traced machine (Speeds.hpp)
+  double traced_speed = 0;              ///< the traced machine's rate, for traces without the tracer's header
   /// called with a line of progress now and then; may be empty
   std::function<void(const std::string&)> progress;
 };
@@ -87,8 +90,10 @@ struct Forecast {
   std::string why;                 ///< one sentence: the validation that chose it
   std::vector<ForecastRow> rows;   ///< per target count
   std::vector<std::string> notes;  ///< the application model's and the forecast's, printed once
+  nlohmann::json speeds;           ///< how the target's speeds were read (TargetSpeeds::report)
+  double speed_uncertainty = 0;    ///< relative 90% half-width of the speeds' conversion, in every band
   /// {"predictions": [{"procs", "predicted_s", "band_s", "method", "warnings", "check_s"?}], "recommended", "why",
-  /// "methods": [...], "runs": [...], "notes"}
+  /// "methods": [...], "runs": [...], "speeds", "notes"}
   nlohmann::json to_json() const;
   /// A table of the answer, then each method's validation and predictions, then the notes.
   std::string text() const;

@@ -77,6 +77,8 @@ public:
   void set_zone_route(int src_zone, int dst_zone, std::vector<int> links);
 
   const std::vector<Host>& hosts() const { return hosts_; }
+  /// Sets a host's speed per core (flop/s, or the unit of the traces replayed on it).
+  void set_host_speed(int host, double speed_flops) { hosts_.at(static_cast<std::size_t>(host)).speed_flops = speed_flops; }
   const std::vector<Link>& links() const { return links_; }
   /// Index of a host by name, or -1.
   int find_host(const std::string& name) const;

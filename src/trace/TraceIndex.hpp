@@ -15,6 +15,9 @@ struct TraceIndex {
   /// One-file trace scanned in full: per rank, the offset just after its last line.
   std::vector<std::uint64_t> rank_ends;
   int world_size = 0;
+  /// Per rank, a factor every compute action's amount is multiplied by when read (empty: none). A caller sets it to
+  /// carry computation measured at one rate into another (src/forecast/Speeds.hpp); read_trace_index leaves it empty.
+  std::vector<double> compute_scale;
   int ranks() const { return world_size; }
 };
 

@@ -24,7 +24,8 @@ std::size_t buffer_size_for(int ranks)
 
 } // namespace
 
-TraceSource::TraceSource(const TraceIndex& index) : world_(index.ranks()), buffer_size_(buffer_size_for(world_))
+TraceSource::TraceSource(const TraceIndex& index)
+    : world_(index.ranks()), buffer_size_(buffer_size_for(world_)), compute_scale_(index.compute_scale)
 {
   if (index.shared_file) {
     shared_ = std::make_unique<SharedTraceScanner>(index.rank_files.at(0), world_, index.rank_ends);
@@ -52,6 +53,8 @@ RankReader::RankReader(TraceSource& source, int rank)
     : files_(source.files_.get()), file_id_(static_cast<std::size_t>(rank)), shared_(source.shared_.get()),
       lines_(source.buffer_size_), rank_(rank), world_size_(source.world_)
 {
+  if (static_cast<std::size_t>(rank) < source.compute_scale_.size())
+    compute_scale_ = source.compute_scale_[static_cast<std::size_t>(rank)];
 }
 
 RankReader::~RankReader() = default;
@@ -92,6 +95,8 @@ bool RankReader::next(Action& out)
     if (out.rank != rank_)
       fail(fmt::format("rank mismatch: line is for rank {} but this file holds rank {}", out.rank, rank_));
     out.line = static_cast<std::uint32_t>(line_);
+    if (out.type == ActionType::Compute)
+      out.value *= compute_scale_;
     return true;
   }
   return false;

@@ -39,6 +39,7 @@ private:
   friend class RankReader;
   int world_;
   std::size_t buffer_size_;
+  std::vector<double> compute_scale_;
   std::unique_ptr<FilePool> files_;           // one file per rank
   std::unique_ptr<SharedTraceScanner> shared_; // one file for all ranks
 };
@@ -75,6 +76,7 @@ private:
   bool done_ = false;
   std::size_t line_ = 0;
   int default_datatype_ = 6; // byte, or double once "init" has an argument
+  double compute_scale_ = 1;  // the index's factor for this rank's compute amounts
   std::string error_;
 };
 

@@ -251,6 +251,8 @@ std::vector<TracedRankHeader> read_trace_headers(const std::string& dir)
     h.compute_threads = text("compute_threads");
     h.thread_level = text("thread_level");
     h.compute_clock = fields.count("compute_clock") ? fields["compute_clock"] : "wall";
+    h.rank_flops_per_s = fields.count("rank_flops_per_s") ? number("rank_flops_per_s") : h.flops_per_s;
+    h.program = fields.count("program") ? fields["program"] : "";
     headers.push_back(std::move(h));
   }
   return headers;

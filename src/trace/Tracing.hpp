@@ -53,11 +53,13 @@ struct TracedRankHeader {
   int size = 0;
   std::string host;
   std::string compute_unit;      ///< "flops" (elapsed time x flops_per_s) or "instructions" (retired)
-  double flops_per_s = 0;        ///< the core's rate on multiply-add chains, measured at MPI_Init
+  double flops_per_s = 0;        ///< the rate its CPU seconds were converted at: its host's median (older traces: its own)
+  double rank_flops_per_s = 0;   ///< the rank's own measurement, on multiply-add chains at MPI_Init
   double instructions_per_s = 0; ///< on the same loop, from the counter; 0 without hardware counters
   std::string compute_threads;   ///< "calling" (the thread that calls MPI) or "all" (threads started after MPI_Init)
   std::string thread_level;      ///< single, funneled, serialized or multiple, as MPI provided it
   std::string compute_clock;     ///< "thread_cpu" (CPU time of the calling thread), "counter", or "wall" (older traces)
+  std::string program;           ///< the executable's name ("" in older traces)
 };
 
 /// Reads the header of every rank-R.txt in a traced directory, in rank order;

@@ -23,6 +23,8 @@ struct ForecastArgs {
   std::string placement = "spread";
   std::string network = "smpi";
   std::vector<std::string> checks;
+  std::vector<std::string> speed_factors, benchmarks, probes;
+  double traced_speed = 0;
   std::string report;
   bool json = false;
   bool force = false;
@@ -41,6 +43,13 @@ int run_forecast(const ForecastArgs& a)
   o.placement = a.placement;
   o.replay.network = a.network;
   o.checks = a.checks;
+  for (const std::string& t : a.speed_factors)
+    o.speeds.push_back(speed_factor_rule(t));
+  for (const std::string& t : a.benchmarks)
+    o.speeds.push_back(benchmark_rule(t));
+  for (const std::string& t : a.probes)
+    o.speeds.push_back(probe_rule(t));
+  o.traced_speed = a.traced_speed;
   if (!a.quiet && isatty(STDERR_FILENO))
     o.progress = [](const std::string& line) { std::cerr << "forecast: " << line << "\n"; };
   Forecast f = forecast(a.runs, platform, a.platform, o);
@@ -67,6 +76,19 @@ void add_forecast_commands(CLI::App& app, std::vector<Command>& out)
   fc->add_option("--placement", a->placement, "spread, pack or a hostfile")->capture_default_str();
   fc->add_option("--net", a->network, "network model of the replays (smpi, loggp, ...)")->capture_default_str();
   fc->add_option("--check", a->checks, "traces at target counts: replayed on the target and scored");
+  fc->add_option("--speed-factor", a->speed_factors,
+                 "[HOST_PREFIX=]F: the target's hosts (those whose names start with the prefix) run the traced "
+                 "computation F times as fast as the traced machine");
+  fc->add_option("--probe", a->probes,
+                 "[HOST_PREFIX=]FILE: a perfcast probe file taken on a node of the target; F is its rate over the "
+                 "traced machine's on the same kernel");
+  fc->add_option("--benchmark", a->benchmarks,
+                 "[HOST_PREFIX=]NAME:TARGET:TRACED: one benchmark's rate on a core of the target and of the traced "
+                 "machine; F = TARGET / TRACED");
+  fc->add_option("--traced-speed", a->traced_speed,
+                 "the traced machine's rate per core, in the traces' unit per second, for traces without the "
+                 "tracer's header (smpirun's: its smpi/host-speed)")
+      ->check(CLI::PositiveNumber);
   fc->add_option("-o,--report", a->report, "write the report's chart (SVG): runs, every method, the band, warnings");
   fc->add_flag("--json", a->json, "print the forecast as JSON");
   fc->add_flag("--force", a->force, "replace a report file perfcast did not write");

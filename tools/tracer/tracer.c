@@ -75,18 +75,46 @@ static void make_reserve(void)
   }
 }
 
-static void start_tracing(int thread_level)
+/* The host's rate: every rank on a host measured the same kernel at once, and
+ * they spread by a few percent; each converts its CPU seconds at their
+ * median, so that the spread is not recorded as load imbalance. Collective
+ * over MPI_COMM_WORLD: a rank that does not trace passes 0 and is left out. */
+static double host_rate(double own)
 {
-  const char *dir = getenv("PERFCAST_TRACE_DIR");
-  if (!dir || !*dir || T.active || T.finalized)
-    return;
-  PMPI_Comm_rank(MPI_COMM_WORLD, &T.rank);
-  PMPI_Comm_size(MPI_COMM_WORLD, &T.size);
+  MPI_Comm node;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    return own;
+  int n = 0;
+  PMPI_Comm_size(node, &n);
+  double *rates = n > 0 ? malloc(sizeof *rates * (size_t)n) : NULL;
+  double result = own;
+  if (rates && PMPI_Allgather(&own, 1, MPI_DOUBLE, rates, 1, MPI_DOUBLE, node) == MPI_SUCCESS) {
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+      if (rates[i] > 0)
+        rates[k++] = rates[i];
+    for (int i = 1; i < k; ++i) /* insertion sort: a host's ranks are few */
+      for (int j = i; j > 0 && rates[j] < rates[j - 1]; --j) {
+        double t = rates[j];
+        rates[j] = rates[j - 1];
+        rates[j - 1] = t;
+      }
+    if (k > 0 && own > 0)
+      result = k % 2 ? rates[k / 2] : 0.5 * (rates[k / 2 - 1] + rates[k / 2]);
+  }
+  free(rates);
+  PMPI_Comm_free(&node);
+  return result;
+}
+
+/* the trace file and buffers; 0 when this rank cannot trace (a message says why) */
+static int open_trace(const char *dir)
+{
   if (snprintf(T.dir, sizeof T.dir, "%s", dir) >= (int)sizeof T.dir ||
       snprintf(T.path, sizeof T.path, "%s/rank-%d.txt", dir, T.rank) >= (int)sizeof T.path) {
     fprintf(stderr, "perfcast tracer: rank %d: PERFCAST_TRACE_DIR is longer than %zu bytes; not tracing\n", T.rank,
             sizeof T.path - 16);
-    return;
+    return 0;
   }
   T.buf = malloc(BUFFER_BYTES);
   T.comms = malloc(sizeof *T.comms * 16);
@@ -98,19 +126,53 @@ static void start_tracing(int thread_level)
     free(T.comms);
     T.buf = NULL;
     T.comms = NULL;
-    return;
+    return 0;
   }
-  make_reserve();
-  gethostname(T.host, sizeof T.host - 1);
-  T.comms[0] = MPI_COMM_WORLD;
-  T.ncomms = 1;
-  T.comms_capacity = 16;
-  T.thread_level = thread_level;
-  threaded = thread_level == MPI_THREAD_MULTIPLE;
-  T.counter_fd = (int)perf_open();
-  if (T.counter_fd >= 0)
-    ioctl(T.counter_fd, PERF_EVENT_IOC_ENABLE, 0);
-  measure_rates();
+  return 1;
+}
+
+/* the program's name (its executable's), with blanks as '_' for the header's key=value fields */
+static void program_name(char *out, size_t size)
+{
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = 0;
+  const char *base = strrchr(exe, '/');
+  snprintf(out, size, "%s", base ? base + 1 : (exe[0] ? exe : "unknown"));
+  for (char *c = out; *c; ++c)
+    if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '=')
+      *c = '_';
+}
+
+static void start_tracing(int thread_level)
+{
+  const char *dir = getenv("PERFCAST_TRACE_DIR");
+  if (!dir || !*dir || T.active || T.finalized)
+    return;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &T.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &T.size);
+  int tracing = open_trace(dir);
+  if (tracing) {
+    make_reserve();
+    gethostname(T.host, sizeof T.host - 1);
+    T.comms[0] = MPI_COMM_WORLD;
+    T.ncomms = 1;
+    T.comms_capacity = 16;
+    T.thread_level = thread_level;
+    threaded = thread_level == MPI_THREAD_MULTIPLE;
+    T.counter_fd = (int)perf_open();
+    if (T.counter_fd >= 0)
+      ioctl(T.counter_fd, PERF_EVENT_IOC_ENABLE, 0);
+    measure_rates();
+  }
+  /* every rank takes part, tracing or not */
+  double host = host_rate(tracing ? T.flops_per_s : 0);
+  if (!tracing)
+    return;
+  T.rank_flops_per_s = T.flops_per_s;
+  T.flops_per_s = host;
+  char program[256];
+  program_name(program, sizeof program);
   T.last_counter = read_counter();
   T.active = 1;
   T.start = now();
@@ -118,10 +180,11 @@ static void start_tracing(int thread_level)
   wall_at_leave = now();
   /* instructions are counted for every thread started after MPI_Init; time only for the calling one */
   emit("# perfcast: header version=2 rank=%d size=%d host=%s compute_unit=%s flops_per_s=%.6g "
-       "instructions_per_s=%.6g compute_clock=%s compute_threads=%s thread_level=%s\n",
+       "instructions_per_s=%.6g compute_clock=%s compute_threads=%s thread_level=%s rank_flops_per_s=%.6g "
+       "program=%s\n",
        T.rank, T.size, T.host, T.counter_fd >= 0 ? "instructions" : "flops", T.flops_per_s, T.instructions_per_s,
        T.counter_fd >= 0 ? "counter" : "thread_cpu", T.counter_fd >= 0 ? "all" : "calling",
-       thread_level_name(thread_level));
+       thread_level_name(thread_level), T.rank_flops_per_s, program);
   emit("%d init\n", T.rank);
   pc_signals_install();
   atexit(on_exit_handler);
@@ -146,7 +209,8 @@ static int write_profile(void)
   fprintf(f, "  \"host\": \"%s\",\n  \"wall_s\": %.9g,\n  \"compute_s\": %.9g,\n  \"mpi_s\": %.9g,\n", T.host,
           T.end - T.start, T.compute_s, T.mpi_s);
   fprintf(f, "  \"compute_unit\": \"%s\",\n", T.counter_fd >= 0 ? "instructions" : "flops");
-  fprintf(f, "  \"flops_per_s\": %.9g,\n  \"instructions_per_s\": %.9g,\n", T.flops_per_s, T.instructions_per_s);
+  fprintf(f, "  \"flops_per_s\": %.9g,\n  \"rank_flops_per_s\": %.9g,\n  \"instructions_per_s\": %.9g,\n", T.flops_per_s,
+          T.rank_flops_per_s, T.instructions_per_s);
   fprintf(f, "  \"messages_sent\": %llu,\n  \"bytes_sent\": %llu,\n  \"messages_received\": %llu,\n"
              "  \"bytes_received\": %llu,\n  \"collectives\": %llu,\n  \"calls\": {",
           T.msgs_sent, T.bytes_sent, T.msgs_recv, T.bytes_recv, T.collectives);

@@ -41,6 +41,7 @@ struct pc_state {
   double start, end;
   double compute_s, mpi_s;
   double flops_per_s, instructions_per_s;
+  double rank_flops_per_s; /* this rank's own measurement; flops_per_s is its host's median */
   double pending_flops, pending_s; /* computation too short to record yet */
   int counter_fd; /* perf_event fd for instructions, or -1 */
   uint64_t last_counter;
