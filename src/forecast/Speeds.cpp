@@ -1,6 +1,7 @@
 #include "forecast/Speeds.hpp"
 
 #include "core/Error.hpp"
+#include "core/Statistics.hpp"
 #include "trace/Tracing.hpp"
 
 #include <algorithm>
@@ -17,15 +18,6 @@ namespace fs = std::filesystem;
 
 /// z(0.95): a nominal 90% interval is this many standard deviations either side.
 constexpr double kZ90 = 1.6448536;
-
-double median(std::vector<double> v)
-{
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /// "PREFIX=REST" or "REST": the prefix ("" for every host) and the rest.
 std::pair<std::string, std::string> split_hosts(const std::string& text)
