@@ -159,6 +159,71 @@ TEST(AppModel, NonPeriodicHaloIn3DHasFewerPartnersAtTheEdges)
     EXPECT_EQ(difference(m, halo3d, n), "") << n << " processes\n" << describe_app_model(m);
 }
 
+// A code with its own decomposition of a 480 x 480 domain: chunks of the smallest perimeter, the longer side of the
+// process grid on y (x fastest), and a line of ranks (2 processes) along x, where neither orientation of
+// MPI_Dims_create's grid puts every count. Each iteration exchanges x faces, waits, then y faces and waits; a face
+// of c cells sends 160 c + 800 bytes (two layers of doubles per cell and the corners), an affine law of its area.
+std::vector<Action> own_decomposition(int n, int r)
+{
+  int px = n, py = 1;
+  for (int q = 2; q * q <= n; ++q)
+    if (n % q == 0)
+      px = q, py = n / q; // the last divisor up to sqrt(n): the most balanced, y the longer
+  int x = r % px, y = r / px;
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 5; ++it) {
+    for (int axis = 0; axis < 2; ++axis) {
+      int pending = 0;
+      std::uint64_t bytes = 160 * static_cast<std::uint64_t>(480 / (axis == 0 ? py : px)) + 800;
+      for (int dir : {-1, 1}) {
+        int cx = x + (axis == 0 ? dir : 0), cy = y + (axis == 1 ? dir : 0);
+        if (cx < 0 || cx >= px || cy < 0 || cy >= py)
+          continue;
+        v.push_back(act(ActionType::Isend, r, cx + px * cy, bytes));
+        v.push_back(act(ActionType::Irecv, r, cx + px * cy, bytes));
+        pending += 2;
+      }
+      if (pending > 0) {
+        Action w = act(ActionType::Waitall, r);
+        w.bytes = static_cast<std::uint64_t>(pending);
+        v.push_back(w);
+      }
+    }
+    v.push_back(act(ActionType::Compute, r, 0, 0, 5.0 * 480 * 480 / n));
+    v.push_back(act(ActionType::Allreduce, r, 0, 8));
+  }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, AnOwnDecompositionIsReadFromEveryCountAndItsFacesScale)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, own_decomposition), {});
+  EXPECT_EQ(m.grid.dimensions, 2);
+  EXPECT_TRUE(m.grid.transposed);
+  EXPECT_EQ(m.grid.line_axis, 0);
+  // the y faces are seen at 4 and 8 processes only, both 2 ranks wide: their form is the x faces'
+  for (int n : {16, 32, 64})
+    EXPECT_EQ(difference(m, own_decomposition, n), "") << n << " processes\n" << describe_app_model(m);
+}
+
+TEST(GridRule, ALineOfRanksLiesOnTheAxisItNames)
+{
+  GridRule rule{"dims_create", 2, true, false, {}, ""};
+  EXPECT_EQ(rule.at(2).dims, (std::vector<int>{1, 2}));
+  rule.line_axis = 0;
+  EXPECT_EQ(rule.at(2).dims, (std::vector<int>{2, 1}));
+  EXPECT_EQ(rule.at(7).dims, (std::vector<int>{7, 1}));
+  EXPECT_EQ(rule.at(8).dims, (std::vector<int>{2, 4})); // two sides longer than 1: the rule's own order
+  EXPECT_EQ(rule.at(1).dims, (std::vector<int>{1, 1}));
+  nlohmann::json j = rule;
+  GridRule back = j.get<GridRule>();
+  EXPECT_EQ(back.line_axis, 0);
+  j["line_axis"] = 2;
+  EXPECT_THROW(j.get<GridRule>(), Error);
+}
+
 // CoMD's exchange: a 3-D periodic grid, a sendrecv to each of the six neighbours (the rank itself across a side of 1);
 // at 1 to 8 processes no side is longer than 2, so only the messages a rank sends itself show that the grid wraps
 std::vector<Action> periodic3d(int n, int r)

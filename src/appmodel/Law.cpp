@@ -20,20 +20,21 @@ struct Candidate {
 
 // In order of preference: a tie goes to the earlier one. One-coefficient laws come first: a constant, traffic to a
 // neighbour proportional to the face it crosses (a fixed domain cut finer), work shared by the n processes; then
-// the two-coefficient forms. For traffic to a grid neighbour the face's area comes before n: on MPI_Dims_create's
-// grids of 2, 4 and 8 processes A and 1/n can agree, and the face is what a decomposition sends.
+// the two-coefficient forms. For traffic to a grid neighbour the face's area comes before n, in either group: on
+// the grids of 2, 4 and 8 processes A and 1/n can agree, and the face is what a decomposition sends (a + b A: the
+// face's cells and a fixed part, such as a halo's corners).
 std::vector<Candidate> candidates(bool with_area)
 {
   std::vector<Candidate> list = {{LawVariable::Procs, CurveForm::Constant}};
   if (with_area)
     list.push_back({LawVariable::Area, CurveForm::Power, true, 1});
   list.push_back({LawVariable::Procs, CurveForm::Power, true, -1});
-  if (with_area)
+  if (with_area) {
     list.push_back({LawVariable::Area, CurveForm::Power});
+    list.push_back({LawVariable::Area, CurveForm::Linear});
+  }
   for (CurveForm f : {CurveForm::Power, CurveForm::Inverse, CurveForm::Linear, CurveForm::LogLinear})
     list.push_back({LawVariable::Procs, f});
-  if (with_area)
-    list.push_back({LawVariable::Area, CurveForm::Linear});
   return list;
 }
 
@@ -130,7 +131,7 @@ std::string Law::describe() const
   if (validated && error > 0)
     s += fmt::format(" (+-{:.1f}%)", 100 * error);
   else if (borrowed)
-    s += " (one count; its siblings' form)";
+    s += points.size() == 1 ? " (one count; its siblings' form)" : " (one face size; its siblings' form)";
   else if (!validated && points.size() < 2)
     s += " (one count)";
   return s;

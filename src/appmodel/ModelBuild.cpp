@@ -232,7 +232,29 @@ std::vector<GridRule> default_grid_rules()
         r.transposed = transposed;
         rules.push_back(r);
       }
+  // a line of ranks (2 processes, a prime count) on each other axis: a code's own decomposition may lay it where
+  // its other counts' grids would not; these come last, so that a tie goes to the rule's own order
+  std::size_t base = rules.size();
+  for (std::size_t i = 0; i < base; ++i) {
+    int own = rules[i].transposed ? rules[i].dimensions - 1 : 0;
+    for (int axis = 0; axis < rules[i].dimensions; ++axis)
+      if (axis != own) {
+        GridRule r = rules[i];
+        r.line_axis = axis;
+        rules.push_back(r);
+      }
+  }
   return rules;
+}
+
+bool same_grids(const GridRule& a, const GridRule& b, const std::vector<Training>& ts)
+{
+  for (const Training& t : ts) {
+    ProcessGrid x = a.at(t.procs), y = b.at(t.procs);
+    if (x.dims != y.dims || x.periodic != y.periodic)
+      return false;
+  }
+  return true;
 }
 
 /// The grid rules ranked by their score; `tied` holds those sharing the best score, the best first: readings the
@@ -257,8 +279,9 @@ GridRanking rank_grids(const std::vector<Training>& ts, const ModelBuildOptions&
     throw Error(fmt::format("the grid {} does not hold the training counts' processes", g.rules[best].describe()));
   g.tied.push_back(best);
   for (std::size_t i = 0; i < g.rules.size(); ++i)
-    if (i != best && g.scores[i].key() == g.scores[best].key())
-      g.tied.push_back(i);
+    if (i != best && g.scores[i].key() == g.scores[best].key() &&
+        std::none_of(g.tied.begin(), g.tied.end(), [&](std::size_t j) { return same_grids(g.rules[j], g.rules[i], ts); }))
+      g.tied.push_back(i); // a rule giving every training count the grid of one tied before it reads them alike
   return g;
 }
 
@@ -1298,28 +1321,50 @@ struct Resolver {
     return out;
   }
 
-  // An action to a grid neighbour seen at one count only (a face that exists from 8 processes on) takes the law's
-  // form from a sibling action of its kind whose law was validated over several counts, its coefficient from its
-  // own count: the faces of one decomposition shrink alike.
+  // An action to a grid neighbour seen at one count only (a face that exists from 8 processes on), or whose counts
+  // all cut its face alike (the y faces of 2x2 and 2x4 grids), cannot tell its law's form: it takes the form of a
+  // sibling action of its kind whose law was validated over faces of several sizes, its coefficient from its own
+  // points: the faces of one decomposition shrink alike. A power keeps the sibling's exponent; a + b A keeps the
+  // sibling's fixed part a (a halo's corners) and takes b from its own face.
   static void borrow_forms(std::vector<ModelNode>& body)
   {
+    auto one_area = [](const Law& law) {
+      return !law.points.empty() && std::all_of(law.points.begin(), law.points.end(), [&](const LawPoint& p) {
+        return p.area == law.points.front().area;
+      });
+    };
     for (ModelNode& m : body) {
       if (m.loop || !m.has_partner || m.partner.kind != RankRef::Kind::Offset || !has_bytes(m.type))
         continue;
       Law& law = m.bytes;
-      if (law.validated || law.points.size() != 1)
+      bool unseen_form = law.points.size() == 1 ? !law.validated
+                                                : law.variable == LawVariable::Procs &&
+                                                      law.curve.form == CurveForm::Constant && one_area(law);
+      if (!unseen_form)
         continue;
+      const LawPoint& p = law.points.back();
       for (const ModelNode& o : body) {
         const Law& model = o.bytes;
         if (&o == &m || o.loop || o.type != m.type || !o.has_partner || o.partner.kind != RankRef::Kind::Offset ||
-            !model.validated || model.points.size() < 2 || model.curve.form != CurveForm::Power)
+            !model.validated || model.points.size() < 2 || one_area(model))
           continue;
-        const LawPoint& p = law.points.front();
-        double x = model.variable == LawVariable::Procs ? p.procs : p.area;
-        law.variable = model.variable;
-        law.curve.form = CurveForm::Power;
-        law.curve.b = model.curve.b;
-        law.curve.a = p.value / std::pow(x, model.curve.b);
+        if (model.curve.form == CurveForm::Power) {
+          double x = model.variable == LawVariable::Procs ? p.procs : p.area;
+          law.variable = model.variable;
+          law.curve.form = CurveForm::Power;
+          law.curve.b = model.curve.b;
+          law.curve.a = p.value / std::pow(x, model.curve.b);
+        } else if (model.curve.form == CurveForm::Linear && model.variable == LawVariable::Area &&
+                   p.value > model.curve.a) {
+          law.variable = LawVariable::Area;
+          law.curve.form = CurveForm::Linear;
+          law.curve.a = model.curve.a;
+          law.curve.b = (p.value - model.curve.a) / p.area;
+        } else {
+          continue;
+        }
+        law.validated = false;
+        law.error = 0;
         law.borrowed = true;
         break;
       }
@@ -1500,6 +1545,28 @@ bool regenerates(const AppModel& model, const std::vector<Training>& ts)
   return true;
 }
 
+// A model's nodes, loops and their bodies counted.
+std::size_t model_size(const std::vector<ModelNode>& body)
+{
+  std::size_t n = 0;
+  for (const ModelNode& m : body)
+    n += 1 + model_size(m.body);
+  return n;
+}
+
+// The forward-validation errors of the byte laws of a model's messages to grid neighbours, summed: how far the
+// faces' sizes are from following its laws (sizes are exact in a trace, unlike computation).
+double bytes_error(const std::vector<ModelNode>& body)
+{
+  double e = 0;
+  for (const ModelNode& m : body) {
+    if (!m.loop && m.has_partner && m.partner.kind == RankRef::Kind::Offset && has_bytes(m.type))
+      e += m.bytes.error + m.recv_bytes.error;
+    e += bytes_error(m.body);
+  }
+  return e;
+}
+
 // The model under the grid's readings (the hypercube reading's too, when asked), leaving out a smallest count whose
 // structure is its own.
 AppModel learn_readings(std::vector<Training> ts, const ModelBuildOptions& options, bool hypercube)
@@ -1507,30 +1574,56 @@ AppModel learn_readings(std::vector<Training> ts, const ModelBuildOptions& optio
   std::vector<std::string> dropped;
   for (;;) {
     // readings of the grid the partners cannot tell apart (which axis the ranks of a 2-process run lie on, say)
-    // can still differ in the order of the ranks' actions: the first under which every count aligns is the
-    // program's; when none does, the best-scored reading's error stands
-    // (a model must give back its own training traces' structure); a reading that aligns without giving them
-    // back is kept only when it is the best-scored one and no other does
+    // can still differ in the order of the ranks' actions: the first under which every count aligns and which
+    // gives back every training trace's structure is the program's. Readings of one rule that differ only in where
+    // a line of ranks lies (2 processes, a prime count) are told apart by the actions they need, then by how well
+    // their messages' sizes follow laws: one program runs the same actions at every count, and a misread count
+    // needs actions of its own or gives a face's bytes to another axis. When none gives the traces
+    // back, the best-scored reading stands if it aligns (the same rule's readings compared as above), else its
+    // error does.
     GridRanking grids = rank_grids(ts, options);
+    auto same_rule = [&](std::size_t a, std::size_t b) {
+      const GridRule &x = grids.rules[a], &y = grids.rules[b];
+      return x.kind == y.kind && x.dimensions == y.dimensions && x.transposed == y.transposed &&
+             x.periodic == y.periodic;
+    };
+    struct Reading {
+      std::size_t rule;
+      bool regenerates;
+      std::pair<std::size_t, double> size; ///< nodes, then the byte laws' error
+      AppModel model;
+    };
     std::optional<StructureError> failure;
-    std::optional<AppModel> fallback;
+    std::vector<Reading> readings;
     for (std::size_t k = 0; k < grids.tied.size(); ++k) {
       try {
         AppModel model = learn(ts, options, grids, grids.tied[k], hypercube);
-        if (grids.tied.size() == 1 || regenerates(model, ts)) {
+        if (grids.tied.size() == 1) {
           model.notes.insert(model.notes.begin(), dropped.begin(), dropped.end());
           return model;
         }
-        if (k == 0)
-          fallback = std::move(model);
+        bool again = regenerates(model, ts);
+        std::pair<std::size_t, double> size{model_size(model.body), bytes_error(model.body)};
+        readings.push_back({grids.tied[k], again, size, std::move(model)});
       } catch (const StructureError& e) {
         if (!failure)
           failure = e;
       }
     }
-    if (fallback) {
-      fallback->notes.insert(fallback->notes.begin(), dropped.begin(), dropped.end());
-      return *fallback;
+    auto first_regenerating = std::find_if(readings.begin(), readings.end(), [](const Reading& r) { return r.regenerates; });
+    std::optional<std::size_t> rule;
+    if (first_regenerating != readings.end())
+      rule = first_regenerating->rule;
+    else if (!readings.empty() && readings.front().rule == grids.tied.front())
+      rule = readings.front().rule;
+    if (rule) {
+      bool need_regenerating = first_regenerating != readings.end();
+      Reading* best = nullptr;
+      for (Reading& r : readings)
+        if (same_rule(r.rule, *rule) && (r.regenerates || !need_regenerating) && (!best || r.size < best->size))
+          best = &r;
+      best->model.notes.insert(best->model.notes.begin(), dropped.begin(), dropped.end());
+      return std::move(best->model);
     }
     {
       const StructureError& e = *failure;

@@ -72,6 +72,12 @@ ProcessGrid GridRule::at(int procs) const
   g.dims = balanced_dims(procs, dimensions); // largest first
   if (transposed)
     std::reverse(g.dims.begin(), g.dims.end());
+  auto longer = [](int side) { return side > 1; };
+  if (line_axis >= 0 && line_axis < static_cast<int>(g.dims.size()) &&
+      std::count_if(g.dims.begin(), g.dims.end(), longer) == 1) {
+    std::fill(g.dims.begin(), g.dims.end(), 1);
+    g.dims[static_cast<std::size_t>(line_axis)] = procs;
+  }
   g.periodic.assign(g.dims.size(), periodic);
   return g;
 }
@@ -84,8 +90,12 @@ std::string GridRule::describe() const
       s += fmt::format("{}{}: {}", s.empty() ? "" : ", ", n, g.describe());
     return "grid file (" + s + ")";
   }
-  return fmt::format("MPI_Dims_create's {}-D grid{}{}", dimensions, transposed ? ", smallest side first" : "",
-                     periodic ? ", periodic" : "");
+  static const char* const axis_names[] = {"x", "y", "z"};
+  std::string line = line_axis >= 0 && line_axis < 3
+                         ? fmt::format(", a line of ranks along {}", axis_names[line_axis])
+                         : std::string();
+  return fmt::format("MPI_Dims_create's {}-D grid{}{}{}", dimensions, transposed ? ", smallest side first" : "",
+                     periodic ? ", periodic" : "", line);
 }
 
 std::vector<GridRule> grid_rules_from_spec(const std::string& spec)
@@ -210,6 +220,8 @@ void to_json(nlohmann::json& j, const GridRule& r)
   } else {
     j["transposed"] = r.transposed;
     j["periodic"] = r.periodic;
+    if (r.line_axis >= 0)
+      j["line_axis"] = r.line_axis;
   }
 }
 
@@ -230,6 +242,10 @@ void from_json(const nlohmann::json& j, GridRule& r)
   } else {
     r.transposed = j.value("transposed", false);
     r.periodic = j.value("periodic", false);
+    r.line_axis = j.value("line_axis", -1);
+    if (r.line_axis < -1 || r.line_axis >= r.dimensions)
+      throw Error(fmt::format("grid rule: \"line_axis\" is {} (expected 0 to {}, the axis a line of ranks lies on)",
+                              r.line_axis, r.dimensions - 1));
   }
 }
 

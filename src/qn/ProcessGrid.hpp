@@ -34,6 +34,10 @@ struct GridRule {
   bool periodic = false;   ///< every axis wraps (dims_create)
   std::map<int, ProcessGrid> grids;
   std::string source; ///< the grid file's name (file), for messages
+  /// dims_create: where a count's grid has one side longer than 1 (2 processes, a prime count), the axis that side
+  /// lies on; -1: where the rule's order puts it (x, or the last axis when transposed). A code may lay such a line of
+  /// ranks along an axis its other counts' grids do not suggest.
+  int line_axis = -1;
   /// The grid of n processes; throws Error when a file names none for n > 1 (one process: all sides 1, periodic
   /// as the file's first grid, unless the file names it).
   ProcessGrid at(int procs) const;
