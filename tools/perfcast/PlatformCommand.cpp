@@ -3,11 +3,9 @@
 
 #include "core/Error.hpp"
 #include "core/OutputFile.hpp"
+#include "forecast/Speeds.hpp"
 #include "platform/ThisMachine.hpp"
 #include "probe/CpuRate.hpp"
-#include "trace/Tracing.hpp"
-
-#include <algorithm>
 
 #include <fmt/format.h>
 #include <iostream>
@@ -31,26 +29,20 @@ int run_platform(const PlatformArgs& a)
   SpeedSource speed;
   if (!a.trace.empty()) {
     // the rate the tracer measured at MPI_Init, in the unit the trace's compute values use
-    auto headers = read_trace_headers(a.trace);
-    std::vector<double> rates;
-    std::string unit = headers.front().compute_unit;
-    for (const TracedRankHeader& h : headers) {
-      if (h.compute_unit != unit)
-        fail_in(a.trace, fmt::format("rank {} counts computation in {} but rank 0 in {} (expected one unit)", h.rank,
-                                     h.compute_unit, unit));
-      if (h.host != machine.host)
-        std::cerr << fmt::format("warning: rank {} was traced on '{}', not on this machine '{}'; its speed is used "
-                                 "with this machine's topology\n",
-                                 h.rank, h.host, machine.host);
-      rates.push_back(unit == "instructions" ? h.instructions_per_s : h.flops_per_s);
-    }
-    std::sort(rates.begin(), rates.end());
-    speed.flops_per_core = rates[rates.size() / 2];
-    if (!(speed.flops_per_core > 0))
+    TracedRates traced = traced_rates({a.trace});
+    if (traced.unit.empty())
+      fail_in(a.trace, "no tracer header (expected a directory written by perfcast trace)");
+    if (!(traced.reference > 0))
       fail_in(a.trace, "the trace header records no positive rate (expected flops_per_s or instructions_per_s)");
-    speed.how = fmt::format("traced run {}: median over {} ranks of the tracer's rate at MPI_Init, in {} per second "
-                            "(the unit of the trace's compute values)",
-                            a.trace, rates.size(), unit);
+    for (const std::string& host : traced.hosts)
+      if (host != machine.host)
+        std::cerr << fmt::format("warning: {} was traced on '{}', not on this machine '{}'; its speed is used with "
+                                 "this machine's topology\n",
+                                 a.trace, host, machine.host);
+    speed.flops_per_core = traced.reference;
+    speed.how = fmt::format("traced run {}: median of the tracer's rates at MPI_Init (each rank's host's), in {} per "
+                            "second (the unit of the trace's compute values)",
+                            a.trace, traced.unit);
   } else {
     speed = {measure_core_flop_rate(), "measured now: one core on eight multiply-add chains, the kernel the tracer "
                                        "times at MPI_Init without hardware counters"};
