@@ -219,6 +219,29 @@ TEST(Forecast, APoorValidationIsSaidBesideEveryPrediction)
   EXPECT_NE(svg.find("fill-opacity"), std::string::npos) << "the band is drawn";
 }
 
+TEST(Forecast, AmdahlsLawIsNotApplicableWhereItsFitGivesNoTime)
+{
+  // the work per rank falls as 1/n^2 (a cache effect, say): the speedup outgrows n, the fit a + b/n has a negative
+  // serial part and gives no time at 64; Amdahl's law says why it does not apply rather than predict 0 s
+  auto superlinear = [](int n, int r) {
+    std::vector<Action> v{act(ActionType::Init, r)};
+    for (int it = 0; it < 4; ++it)
+      v.push_back(act(ActionType::Compute, r, 0, 0, 4e9 / (static_cast<double>(n) * n)));
+    v.push_back(act(ActionType::Finalize, r));
+    return v;
+  };
+  TempDir dir;
+  Platform platform = load_platform(cluster16());
+  ForecastOptions o;
+  o.procs = {16, 64};
+  Forecast f = forecast(traces_of(dir, superlinear, {1, 2, 4, 8}), platform, "cluster16", o);
+  const ForecastMethod& a = method(f, "amdahl");
+  EXPECT_FALSE(a.applicable);
+  EXPECT_NE(a.why_not.find("speed up faster than the processes grow"), std::string::npos) << a.why_not;
+  for (const ForecastRow& r : f.rows)
+    EXPECT_GT(r.predicted_s, 0) << r.procs;
+}
+
 TEST(Forecast, TwoCountsForecastButAreNotValidated)
 {
   TempDir dir;

@@ -137,7 +137,12 @@ Learned learn(const std::string& method, const std::vector<const Replayed*>& run
   } else {
     AmdahlModel amdahl = fit_amdahl(measured);
     for (int n : procs)
-      out.predicted_s.push_back(std::max(0.0, amdahl.predict(n)));
+      if (!(amdahl.predict(n) > 0))
+        throw Error(fmt::format("its fit to the runs (a serial part of {:.3g} s) gives no time at {} processes: the "
+                                "runs speed up faster than the processes grow, which Amdahl's law cannot describe",
+                                amdahl.serial_s, n));
+    for (int n : procs)
+      out.predicted_s.push_back(amdahl.predict(n));
   }
   out.warnings.resize(procs.size());
   return out;
