@@ -512,30 +512,6 @@ TEST(LoopFold, LoopsFoldAndShortInnerOnesUnroll)
   EXPECT_DOUBLE_EQ(outer.body[3].sums.bytes, 2000);
 }
 
-TEST(LoopFold, AnUnrolledLoopKeepsEachIterationsComputation)
-{
-  // (A, 1 B, 20 B, 300 B, C) x 20: the three Bs fold into a loop of three and are unrolled again; each keeps the
-  // computation measured before it, not the loop's mean
-  LoopFolder f;
-  for (int i = 0; i < 20; ++i) {
-    f.add(act(ActionType::Barrier, 0));
-    for (double c : {1.0, 20.0, 300.0}) {
-      f.add(act(ActionType::Compute, 0, 0, 0, c));
-      f.add(act(ActionType::Send, 0, 1, 100));
-    }
-    f.add(act(ActionType::Allreduce, 0, 0, 8));
-  }
-  std::vector<FoldNode> seq = f.finish();
-  ASSERT_EQ(seq.size(), 2u);
-  const FoldNode& outer = seq[0];
-  ASSERT_TRUE(outer.loop);
-  ASSERT_EQ(outer.body.size(), 10u); // slot A slot B slot B slot B slot C
-  EXPECT_DOUBLE_EQ(outer.body[2].sums.value, 20 * 1.0);
-  EXPECT_DOUBLE_EQ(outer.body[4].sums.value, 20 * 20.0);
-  EXPECT_DOUBLE_EQ(outer.body[6].sums.value, 20 * 300.0);
-  EXPECT_DOUBLE_EQ(outer.body[6].sums.instances, 20);
-}
-
 TEST(LoopFold, ABodyThatComputesLastEndsWithItsComputation)
 {
   // (send, compute 5) x 12: folded as (slot, send) the first slot would hold 0 and the others 5; turned, the loop

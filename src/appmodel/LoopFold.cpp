@@ -66,38 +66,15 @@ FoldSums sums_of(const Action& a, std::uint64_t pending)
   return s;
 }
 
-void absorb(FoldNode& into, const FoldNode& from);
-
-// adds the numbers of the nodes `from` into `into`, node by node (the two have one structure)
-void absorb_body(std::vector<FoldNode>& into, const std::vector<FoldNode>& from)
-{
-  for (std::size_t i = 0; i < into.size(); ++i)
-    absorb(into[i], from[i]);
-}
-
-// adds the numbers of `from` into `into` (the two have one structure), a loop's iterations each into its own where
-// both keep them
+// adds the numbers of `from` into `into`, node by node (the two have one structure)
 void absorb(FoldNode& into, const FoldNode& from)
 {
   if (!into.loop) {
     into.sums.add(from.sums);
     return;
   }
-  absorb_body(into.body, from.body);
-  if (into.iteration_bodies.size() != from.iteration_bodies.size()) {
-    into.iteration_bodies.clear();
-    return;
-  }
-  for (std::size_t k = 0; k < into.iteration_bodies.size(); ++k)
-    for (std::size_t i = 0; i < into.iteration_bodies[k].size(); ++i)
-      absorb(into.iteration_bodies[k][i], from.iteration_bodies[k][i]);
-}
-
-// whether a loop of this many iterations of a body of this many nodes keeps each iteration's nodes (it may be
-// unrolled when the rank ends)
-bool keeps_iterations(std::uint64_t iterations, std::size_t body)
-{
-  return iterations <= LoopFolder::kUnrollIterations && iterations * body <= LoopFolder::kUnrollNodes;
+  for (std::size_t i = 0; i < into.body.size(); ++i)
+    absorb(into.body[i], from.body[i]);
 }
 
 // the leaves directly in a new loop's first iteration (not those of loops inside it) are its first instances
@@ -112,21 +89,6 @@ void mark_first(std::vector<FoldNode>& body)
 
 bool is_slot(const FoldNode& n) { return !n.loop && n.action.type == ActionType::Compute; }
 
-// whether two sequences have one structure: loops of as many iterations over bodies of one structure, leaves of one
-// hash
-bool same_shape(const std::vector<FoldNode>& a, const std::vector<FoldNode>& b)
-{
-  if (a.size() != b.size())
-    return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i].loop != b[i].loop)
-      return false;
-    if (a[i].loop ? a[i].iterations != b[i].iterations || !same_shape(a[i].body, b[i].body) : a[i].hash != b[i].hash)
-      return false;
-  }
-  return true;
-}
-
 // A loop begins with the slot before its first action, so a body that computes last ("exchange, compute") holds
 // its computation in the next iteration's leading slot: the first iteration's stands apart (the computation before
 // the loop) and the last one's falls after the loop. Where the slot after the loop is near the body's other
@@ -135,15 +97,8 @@ bool same_shape(const std::vector<FoldNode>& a, const std::vector<FoldNode>& b)
 void turn_loops(std::vector<FoldNode>& seq)
 {
   for (FoldNode& n : seq)
-    if (n.loop) {
+    if (n.loop)
       turn_loops(n.body);
-      // each iteration's nodes turn by their own numbers; where one turned otherwise than the sum, they unroll evenly
-      for (std::vector<FoldNode>& body : n.iteration_bodies)
-        turn_loops(body);
-      if (!std::all_of(n.iteration_bodies.begin(), n.iteration_bodies.end(),
-                       [&](const std::vector<FoldNode>& body) { return same_shape(body, n.body); }))
-        n.iteration_bodies.clear();
-    }
   for (std::size_t i = 0; i + 1 < seq.size(); ++i) {
     FoldNode& loop = seq[i];
     if (!loop.loop || loop.body.empty() || !is_slot(loop.body.front()) || !is_slot(seq[i + 1]))
@@ -170,13 +125,6 @@ void turn_loops(std::vector<FoldNode>& seq)
     last.sums.first = last.sums.entries = 0;
     loop.body.erase(loop.body.begin());
     loop.body.push_back(std::move(last));
-    // each iteration's own nodes turn alike: its body without its leading slot, then the next iteration's (the
-    // last iteration's: the slot after the loop)
-    auto& its = loop.iteration_bodies;
-    for (std::size_t k = 0; k < its.size(); ++k) {
-      its[k].erase(its[k].begin());
-      its[k].push_back(k + 1 < its.size() ? its[k + 1].front() : seq[i + 1]);
-    }
     loop.body_hash = sequence_hash(loop.body);
     seq.erase(seq.begin() + static_cast<std::ptrdiff_t>(i) + 1);
     seq.insert(seq.begin() + static_cast<std::ptrdiff_t>(i), std::move(before));
@@ -246,14 +194,12 @@ void LoopFolder::fold()
       if (s >= L + 1) {
         FoldNode& loop = seq_[s - L - 1];
         if (loop.loop && loop.body.size() == L && loop.body_hash == tail) {
-          std::vector<FoldNode> iteration(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)),
-                                          std::make_move_iterator(seq_.end()));
-          absorb_body(loop.body, iteration);
+          FoldNode iteration;
+          iteration.loop = true;
+          iteration.body.assign(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)),
+                                std::make_move_iterator(seq_.end()));
+          absorb(loop, iteration);
           ++loop.iterations;
-          if (!loop.iteration_bodies.empty() && keeps_iterations(loop.iterations, L))
-            loop.iteration_bodies.push_back(std::move(iteration));
-          else
-            loop.iteration_bodies.clear();
           loop.hash = loop_hash(loop.iterations, loop.body_hash);
           seq_.resize(s - L);
           prefix_.resize(s - L + 1);
@@ -271,16 +217,11 @@ void LoopFolder::fold()
         loop.body.assign(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - 2 * L)),
                          std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)));
         mark_first(loop.body);
-        std::vector<FoldNode> second(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)),
-                                     std::make_move_iterator(seq_.end()));
-        std::vector<FoldNode> first_iteration;
-        if (keeps_iterations(2, L))
-          first_iteration = loop.body;
-        absorb_body(loop.body, second);
-        if (keeps_iterations(2, L)) {
-          loop.iteration_bodies.push_back(std::move(first_iteration));
-          loop.iteration_bodies.push_back(std::move(second));
-        }
+        FoldNode second;
+        second.loop = true;
+        second.body.assign(std::make_move_iterator(seq_.begin() + static_cast<std::ptrdiff_t>(s - L)),
+                           std::make_move_iterator(seq_.end()));
+        absorb(loop, second);
         loop.hash = loop_hash(2, loop.body_hash);
         seq_.resize(s - 2 * L);
         prefix_.resize(s - 2 * L + 1);
@@ -360,16 +301,6 @@ void unroll_short_loops(std::vector<FoldNode>& seq)
     unroll_short_loops(n.body);
     if (n.iterations <= LoopFolder::kUnrollIterations && n.iterations * n.body.size() <= LoopFolder::kUnrollNodes &&
         has_partner(n.body)) {
-      if (n.iteration_bodies.size() == n.iterations) {
-        // each iteration with the computation measured in it: at another count they may be distinct actions, and
-        // where the work fell among them is the program's
-        for (std::vector<FoldNode>& body : n.iteration_bodies) {
-          unroll_short_loops(body);
-          for (FoldNode& c : body)
-            out.push_back(std::move(c));
-        }
-        continue;
-      }
       for (FoldNode& c : n.body)
         scale(c, 1.0 / static_cast<double>(n.iterations));
       for (std::uint64_t k = 0; k < n.iterations; ++k)
@@ -377,7 +308,6 @@ void unroll_short_loops(std::vector<FoldNode>& seq)
           out.push_back(c);
       continue;
     }
-    n.iteration_bodies.clear();
     n.body_hash = sequence_hash(n.body);
     out.push_back(std::move(n));
   }

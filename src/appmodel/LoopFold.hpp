@@ -13,8 +13,7 @@
 // leading slot stands apart from the others' while the slot after the loop
 // matches them (a body that computes last: "exchange, compute") is turned to
 // end with that slot, and loops of a few iterations are unrolled again (they
-// may be a coincidence: two neighbours that are one rank on a small grid), each
-// iteration with the numbers measured in it.
+// may be a coincidence: two neighbours that are one rank on a small grid).
 #include "trace/Action.hpp"
 
 #include <cstdint>
@@ -43,9 +42,6 @@ struct FoldNode {
   std::uint64_t iterations = 0; ///< loop
   std::uint64_t body_hash = 0;  ///< loop: its body's sequence hash
   std::vector<FoldNode> body;   ///< loop
-  /// loop, while it is short enough to be unrolled: each iteration's own nodes, so that unrolling gives every
-  /// iteration the computation measured in it rather than the mean (empty: unrolled evenly)
-  std::vector<std::vector<FoldNode>> iteration_bodies;
 };
 
 class LoopFolder {
