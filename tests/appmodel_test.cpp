@@ -12,6 +12,7 @@
 #include "qn/ProcessGrid.hpp"
 #include "trace/TraceWriter.hpp"
 
+#include <cmath>
 #include <functional>
 
 namespace perfcast {
@@ -280,6 +281,85 @@ TEST(AppModel, MessagesToItselfShowAPeriodicGrid)
       ASSERT_EQ(got, expected) << n << " processes, rank " << r << "\n" << describe_app_model(m);
     }
   }
+}
+
+// The flops rank r computes in the model's trace at n processes.
+double computation(const AppModel& model, int n, int r)
+{
+  ExtrapolationPlan plan(model, n);
+  RankGenerator gen(plan, r);
+  Action a;
+  double flops = 0;
+  while (gen.next(a))
+    if (a.type == ActionType::Compute)
+      flops += a.value;
+  return flops;
+}
+
+// CoMD's time step: two exchanges with the six neighbours of a 3-D periodic grid (atoms, then forces), each after
+// a computation
+std::vector<Action> two_exchanges(int n, int r)
+{
+  ProcessGrid g = GridRule{"dims_create", 3, false, false, {}, ""}.at(n);
+  std::vector<int> c = g.coordinates(r);
+  std::vector<Action> v{act(ActionType::Init, r)};
+  for (int it = 0; it < 10; ++it)
+    for (std::uint64_t bytes : {4096, 2048}) {
+      v.push_back(act(ActionType::Compute, r, 0, 0, (bytes == 4096 ? 5e6 : 3e6) / n));
+      for (int axis = 0; axis < 3; ++axis)
+        for (int dir : {-1, 1}) {
+          std::vector<int> o = c, back = c;
+          auto side = g.dims[static_cast<std::size_t>(axis)];
+          o[static_cast<std::size_t>(axis)] = (c[static_cast<std::size_t>(axis)] + dir + side) % side;
+          back[static_cast<std::size_t>(axis)] = (c[static_cast<std::size_t>(axis)] - dir + side) % side;
+          Action a = act(ActionType::SendRecv, r, g.rank_at(o), bytes);
+          a.partner2 = g.rank_at(back);
+          a.recv_bytes = bytes;
+          if (axis + dir > -1) // unpacking what the last one received
+            v.push_back(act(ActionType::Compute, r, 0, 0, 2e4));
+          v.push_back(a);
+        }
+    }
+  v.push_back(act(ActionType::Finalize, r));
+  return v;
+}
+
+TEST(AppModel, ABodysComputationIsItsSumWhereItsSlotsCannotTellItApart)
+{
+  // at 1 to 8 processes the six sendrecvs of an exchange fold into runs of different lengths, so each count
+  // spreads a step's computation over its slots differently; their sum is 8e6/n + 10 x 2e4 at every count
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, two_exchanges), {});
+  for (int n : {27, 64})
+    for (int r : {0, n / 2, n - 1})
+      EXPECT_NEAR(computation(m, n, r), 10 * (8e6 / n + 2e5), 1e-6 * 10 * (8e6 / n + 2e5))
+          << n << " processes, rank " << r << "\n"
+          << describe_app_model(m);
+}
+
+// A ring whose computation falls faster than the ranks grow at 1 to 8 processes, as it does while a rank's data
+// comes into cache
+std::vector<Action> superlinear_ring(int n, int r)
+{
+  std::vector<Action> v = ring(n, r);
+  for (Action& a : v)
+    if (a.type == ActionType::Compute)
+      a.value = 1e9 / std::pow(n, 1.5);
+  return v;
+}
+
+TEST(AppModel, WorkFallsNoFasterThanOneOverNBeyondTheTrainingCounts)
+{
+  TempDir dir;
+  AppModel m = build_app_model(training(dir, superlinear_ring), {});
+  double at8 = 1e9 / std::pow(8, 1.5);
+  EXPECT_NEAR(computation(m, 8, 3), 10 * at8, 1e-6 * 10 * at8);
+  for (int n : {16, 64})
+    EXPECT_NEAR(computation(m, n, 5), 10 * at8 * 8 / n, 1e-6 * 10 * at8 * 8 / n)
+        << n << " processes\n"
+        << describe_app_model(m);
+  // the program as written falls as n^-1.5, and the model's file says from which count it stops following it
+  EXPECT_NE(describe_app_model(m).find("beyond"), std::string::npos) << describe_app_model(m);
 }
 
 // A pipeline (a wavefront on a line of ranks): each rank receives from r-1, computes, sends to r+1, blocking.

@@ -107,6 +107,8 @@ double Law::at(int procs, double area) const
 {
   double x = variable == LawVariable::Procs ? procs : area;
   double v = curve(x);
+  if (shared_from > 0 && variable == LawVariable::Procs && procs > shared_from)
+    v = std::max(v, curve(shared_from) * shared_from / procs);
   if (!std::isfinite(v) || v < 0)
     v = 0;
   return integer ? std::round(v) : v;
@@ -128,13 +130,26 @@ std::string Law::describe() const
       out += ch == 'n' ? 'A' : ch;
     s = out;
   }
-  if (validated && error > 0)
+  if (shared_from > 0)
+    s += fmt::format(" (at least its value at {} times {}/n beyond)", shared_from, shared_from);
+  if (body_share)
+    s += validated && error > 0 ? fmt::format(" (a share of its body's sum, +-{:.1f}%)", 100 * error)
+                                : std::string(" (a share of its body's sum)");
+  else if (validated && error > 0)
     s += fmt::format(" (+-{:.1f}%)", 100 * error);
   else if (borrowed)
     s += points.size() == 1 ? " (one count; its siblings' form)" : " (one face size; its siblings' form)";
   else if (!validated && points.size() < 2)
     s += " (one count)";
   return s;
+}
+
+Law scaled_law(Law law, double factor)
+{
+  law.curve.a *= factor;
+  if (law.curve.form != CurveForm::Power) // a n^b keeps its exponent; a + b f(n) scales both
+    law.curve.b *= factor;
+  return law;
 }
 
 Law constant_law(double value, bool integer)
@@ -213,7 +228,9 @@ void to_json(nlohmann::json& j, const Law& law)
                      {"validated", law.validated},
                      {"error", law.error},
                      {"spread", law.spread},
-                     {"borrowed", law.borrowed}};
+                     {"borrowed", law.borrowed},
+                     {"body_share", law.body_share},
+                     {"shared_from", law.shared_from}};
   nlohmann::json pts = nlohmann::json::array();
   for (const LawPoint& p : law.points)
     pts.push_back({p.procs, p.area, p.value});
@@ -238,6 +255,10 @@ Law law_from_json(const nlohmann::json& j, const std::string& where)
     law.error = j.value("error", 0.0);
     law.spread = j.value("spread", 0.0);
     law.borrowed = j.value("borrowed", false);
+    law.body_share = j.value("body_share", false);
+    law.shared_from = j.value("shared_from", 0);
+    if (law.shared_from < 0)
+      throw Error(fmt::format("{}: \"shared_from\" is {} (expected a process count, or 0)", where, law.shared_from));
     if (j.contains("points"))
       for (const auto& p : j.at("points")) {
         if (!p.is_array() || p.size() != 3)

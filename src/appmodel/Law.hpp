@@ -37,6 +37,12 @@ struct Law {
   double error = 0;       ///< mean relative error of the forward forecasts; 0 when every count agreed
   double spread = 0;      ///< largest (max - min) / mean across the ranks at one training count
   bool borrowed = false;  ///< seen at one count only: the form of its sibling actions, its coefficient from that count
+  /// a computation slot's share (at the largest training count) of its loop body's summed computation, whose law
+  /// this one is scaled from: the body's sum forecast the training counts better than its slots' own laws
+  bool body_share = false;
+  /// beyond this count (0: nowhere) the value falls no faster than 1/n: it is a share of work that adding ranks
+  /// does not shrink (a law of n only)
+  int shared_from = 0;
   std::vector<LawPoint> points;
   /// The value at n processes (area: A there), never negative, rounded when integer.
   double at(int procs, double area) const;
@@ -45,6 +51,9 @@ struct Law {
   /// "512", "3.2e+06 n^-1 (+-2.1%)", "8192 A^1".
   std::string describe() const;
 };
+
+/// The law's curve times `factor` (its points unchanged).
+Law scaled_law(Law law, double factor);
 
 /// A constant law (exact).
 Law constant_law(double value, bool integer);

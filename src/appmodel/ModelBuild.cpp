@@ -1240,6 +1240,7 @@ struct Resolver {
         choose_guard(a, m, domain, presences[i], body_offsets);
     }
     std::vector<std::set<RankKey>> sets = presence_sets(nodes); // once per body, for the slots' clean instances
+    std::vector<std::uint8_t> zeros_at(nodes.size(), 0);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       ANode& a = nodes[i];
       ModelNode& m = out[i];
@@ -1256,13 +1257,17 @@ struct Resolver {
         else
           zeros = true;
       }
+      zeros_at[i] = zeros;
       if (a.dims != 0) {
         m.dimensions = a.dims == -1 ? -1 : 1;
         m.body = resolve_dims(a, present);
       } else if (a.loop) {
         std::vector<LawPoint> pts = points_of(a, domain, nullptr, [](const Obs& o) { return double(o.iterations); });
         m.iterations = finish_law(pts, true, spread_, a);
+        bool outer = fixed_passes_;
+        fixed_passes_ = m.iterations.curve.form == CurveForm::Constant;
         m.body = resolve(a.body, present);
+        fixed_passes_ = outer;
       } else {
         using Field = double (*)(const Obs&);
         Field value = [](const Obs& o) { return o.sums.instances > 0 ? o.sums.value / o.sums.instances : 0; };
@@ -1310,6 +1315,8 @@ struct Resolver {
           if (slot)
             worst_compute_spread = std::max(worst_compute_spread, spread_);
         }
+        if (slot && fixed_passes_)
+          bound_share(m.value);
         if (a.type == ActionType::Waitall || a.type == ActionType::Testall) {
           m.waits_all_pending = true;
           for (const Obs& o : a.obs)
@@ -1317,8 +1324,124 @@ struct Resolver {
         }
       }
     }
+    fit_body_sum(nodes, out, presences, domain, zeros_at);
     borrow_forms(out);
     return out;
+  }
+
+  // A computation in a body run as many times at every count is a rank's share of the program's work: beyond the
+  // training counts it falls at most as 1/n. Falling faster, the work of all ranks together would shrink as ranks
+  // are added; measured, it does so only while a rank's data comes into cache, which ends.
+  static void bound_share(Law& law)
+  {
+    if (law.variable != LawVariable::Procs || law.points.size() < 2)
+      return;
+    int from = law.points.back().procs;
+    double at = law.curve(from);
+    for (int k = 1; k <= 20; ++k)
+      if (law.curve(from * std::pow(2.0, k)) < at / std::pow(2.0, k) * (1 - 1e-9)) {
+        law.shared_from = from; // the bound holds somewhere beyond
+        return;
+      }
+  }
+
+  // A body's computation is the same work per pass whatever the grid, but how it falls among the body's slots
+  // depends on which of its actions ran together at each count (a rank's messages to itself folded into one run at
+  // one process, a neighbour a rank lacks), so a slot's points can jump between counts where their sum does not.
+  // Where the law of the sum forecasts each training count from the smaller ones better than the slots' own laws
+  // summed, every slot takes the sum's law times its share of the sum at the largest training count, the one
+  // nearest the targets.
+  void fit_body_sum(const std::vector<ANode>& nodes, std::vector<ModelNode>& out, const std::vector<Presence>& presences,
+                    const Presence& domain, const std::vector<std::uint8_t>& zeros_at) const
+  {
+    auto fraction = [&](const Presence& p, std::size_t t) {
+      std::size_t have = 0, all = 0;
+      for (std::size_t r = 0; r < domain[t].size(); ++r)
+        all += domain[t][r] != 0, have += domain[t][r] && p[t][r];
+      return all > 0 ? static_cast<double>(have) / static_cast<double>(all) : 0.0;
+    };
+    auto index_of = [&](int procs) {
+      for (std::size_t t = 0; t < ts.size(); ++t)
+        if (ts[t].procs == procs)
+          return t;
+      return ts.size();
+    };
+    // the slots measured at the largest count the laws kept; each slot's share of a rank's pass is its mean
+    // times the fraction of the body's ranks that compute there
+    int largest = 0;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (!nodes[i].loop && nodes[i].type == ActionType::Compute && !out[i].value.points.empty())
+        largest = std::max(largest, out[i].value.points.back().procs);
+    std::vector<std::size_t> slots;
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+      if (!nodes[i].loop && nodes[i].type == ActionType::Compute && !out[i].value.points.empty() &&
+          out[i].value.points.back().procs == largest)
+        slots.push_back(i);
+    if (slots.size() < 2)
+      return;
+    // a count is in the sum where every slot was measured or no rank of it computes there
+    std::map<int, double> sum; // procs -> a pass's computation, per rank of the body
+    std::map<int, std::size_t> measured;
+    std::map<std::pair<std::size_t, int>, double> weight;
+    for (std::size_t i : slots)
+      for (const LawPoint& p : out[i].value.points) {
+        std::size_t t = index_of(p.procs);
+        if (t == ts.size())
+          return;
+        double w = zeros_at[i] ? 1.0 : fraction(presences[i], t);
+        weight[{i, p.procs}] = w;
+        sum[p.procs] += w * p.value;
+        ++measured[p.procs];
+      }
+    std::vector<LawPoint> points;
+    for (const auto& [procs, value] : sum) {
+      std::size_t t = index_of(procs), expected = 0;
+      for (std::size_t i : slots)
+        expected += zeros_at[i] || fraction(presences[i], t) > 0;
+      if (measured[procs] == expected)
+        points.push_back({procs, 1, value});
+    }
+    if (points.size() < 3 || !(points.back().value > 0))
+      return;
+    // forward forecasts of the sum from the smaller counts: by its own law, and by the slots' laws summed
+    double error_sum = 0, error_slots = 0;
+    int forecasts = 0;
+    for (std::size_t j = 2; j < points.size(); ++j) {
+      std::vector<LawPoint> before(points.begin(), points.begin() + static_cast<std::ptrdiff_t>(j));
+      double actual = points[j].value;
+      if (!(actual > 0))
+        continue;
+      double by_sum = choose_law(before, false, false).at(points[j].procs, 1);
+      double by_slots = 0;
+      for (std::size_t i : slots) {
+        std::vector<LawPoint> own;
+        for (const LawPoint& p : out[i].value.points)
+          if (p.procs < points[j].procs)
+            own.push_back({p.procs, 1, p.value});
+        auto w = weight.find({i, points[j].procs});
+        if (!own.empty() && w != weight.end())
+          by_slots += w->second * choose_law(own, false, false).at(points[j].procs, 1);
+      }
+      error_sum += std::fabs(by_sum - actual) / actual;
+      error_slots += std::fabs(by_slots - actual) / actual;
+      ++forecasts;
+    }
+    if (forecasts == 0 || !(error_sum < error_slots))
+      return;
+    Law total = choose_law(points, false, false);
+    if (!total.validated)
+      return;
+    if (fixed_passes_)
+      bound_share(total);
+    double at_largest = points.back().value;
+    for (std::size_t i : slots) {
+      Law& law = out[i].value;
+      Law shared = scaled_law(total, law.points.back().value / at_largest);
+      shared.points = law.points;
+      shared.spread = law.spread;
+      shared.body_share = true;
+      law = std::move(shared);
+    }
   }
 
   // An action to a grid neighbour seen at one count only (a face that exists from 8 processes on), or whose counts
@@ -1371,7 +1494,8 @@ struct Resolver {
     }
   }
 
-  double spread_ = 0; // of the last points_of
+  double spread_ = 0;         // of the last points_of
+  bool fixed_passes_ = true;  // the body being resolved runs as many times at every count
 
   // whether rank `rank` at count t is `one` (the special rank)
   bool is_one(const std::optional<RankRef>& one, std::size_t t, int rank) const
