@@ -262,10 +262,11 @@ std::vector<double> reference_completions(const Platform& p, const std::vector<s
 }
 
 std::vector<double> model_completions(const Platform& p, const std::vector<std::tuple<int, int, double, double>>& msgs,
-                                      bool cache)
+                                      bool cache, bool clock = true, NetworkCounters* counters = nullptr)
 {
   NetworkOptions o;
   o.solution_cache = cache;
+  o.bottleneck_clock = clock;
   auto net = make_smpi_network(p, o);
   std::vector<double> ends(msgs.size(), -1);
   std::vector<std::uint32_t> id_of(msgs.size());
@@ -292,6 +293,8 @@ std::vector<double> model_completions(const Platform& p, const std::vector<std::
     for (std::uint32_t id : done)
       ends[static_cast<std::size_t>(msg_of_id[id])] = t, ++done_count;
   }
+  if (counters)
+    *counters = net->counters();
   return ends;
 }
 
@@ -337,6 +340,56 @@ TEST(SmpiNetwork, AgreesWithAPlainPerFlowSolverOnRandomTraffic)
     for (std::size_t i = 0; i < msgs.size(); ++i) {
       ASSERT_NEAR(without[i], ref[i], 1e-9 * ref[i]) << "trial " << trial << " message " << i;
       ASSERT_NEAR(with_cache[i], without[i], 1e-12 * ref[i]) << "trial " << trial << " message " << i;
+    }
+  }
+}
+
+// Hundreds of routes at once across one core link: while the core saturates first, the model advances every
+// route on the core's clock instead of re-solving; where a host's own link or a bound takes over, it re-solves.
+// Both must give the plain solver's ends.
+TEST(SmpiNetwork, OneBottleneckForHundredsOfRoutesAgreesWithThePlainSolver)
+{
+  std::mt19937 rng(11);
+  constexpr int kHosts = 320;
+  for (double core_bw : {4e7, 2e8, 3e9}) {
+    Platform p;
+    std::vector<int> host_link;
+    std::uniform_real_distribution<double> bw(5e8, 2e9), lat(1e-6, 2e-5);
+    for (int h = 0; h < kHosts; ++h) {
+      p.add_host({std::string("h").append(std::to_string(h)), 1e9, 1});
+      host_link.push_back(p.add_link({std::string("l").append(std::to_string(h)), bw(rng), lat(rng), SharingPolicy::Shared}));
+    }
+    int core = p.add_link({"core", core_bw, 1e-6, SharingPolicy::Shared});
+    std::vector<std::tuple<int, int, double, double>> msgs;
+    auto route = [&](int a, int b) {
+      p.set_explicit_route(a, b, {host_link[static_cast<std::size_t>(a)], core, host_link[static_cast<std::size_t>(b)]});
+      p.set_explicit_route(b, a, {host_link[static_cast<std::size_t>(b)], core, host_link[static_cast<std::size_t>(a)]});
+    };
+    double t = 0;
+    for (int wave = 0; wave < 3; ++wave) {
+      // every host sends to another, then a third of them also to one hot host, whose link may saturate first
+      for (int h = 0; h < kHosts; ++h) {
+        int dst = (h + 1 + static_cast<int>(rng() % (kHosts - 1))) % kHosts;
+        route(h, dst);
+        msgs.emplace_back(h, dst, std::pow(10.0, 4 + static_cast<double>(rng() % 30) / 10.0), t);
+        t += static_cast<double>(rng() % 4) * 1e-7;
+      }
+      for (int h = 1; h < kHosts; h += 3) {
+        route(h, 0);
+        msgs.emplace_back(h, 0, 2e5, t);
+      }
+      t += 0.02;
+    }
+    auto ref = reference_completions(p, msgs);
+    NetworkCounters with, without;
+    auto clock = model_completions(p, msgs, true, true, &with);
+    auto solved = model_completions(p, msgs, true, false, &without);
+    EXPECT_GT(with.clock_steps, 0u) << "core " << core_bw << ": the clock never held";
+    EXPECT_LT(with.solves, without.solves) << "core " << core_bw;
+    EXPECT_EQ(without.clock_steps, 0u);
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      ASSERT_NEAR(solved[i], ref[i], 1e-9 * ref[i]) << "core " << core_bw << " message " << i;
+      ASSERT_NEAR(clock[i], solved[i], 1e-12 * ref[i]) << "core " << core_bw << " message " << i;
     }
   }
 }

@@ -33,6 +33,15 @@ public:
   }
   /// Earliest event time, or +inf.
   double top_time() const { return heap_.empty() ? std::numeric_limits<double>::infinity() : heap_[0].time; }
+  bool empty() const { return heap_.empty(); }
+  /// The id of the earliest event; the heap must not be empty.
+  std::uint32_t top_id() const { return heap_[0].id; }
+  /// Drops id's event, if it has one.
+  void remove(std::uint32_t id)
+  {
+    if (id < pos_.size() && pos_[id] != kAbsent)
+      remove_at(pos_[id]);
+  }
   /// Pops the earliest event if it is at or before t.
   bool pop_until(double t, std::uint32_t& id)
   {

@@ -26,6 +26,15 @@ struct NetworkOptions {
   LogGpParams loggp;
   bool crosstraffic = true;   ///< smpi: each flow also loads its reverse route with weight 0.05
   bool solution_cache = true; ///< smpi: reuse the sharing of a configuration of flows seen before
+  /// smpi: while one link is every active flow's bottleneck, advance their progress by one clock of that link
+  /// instead of re-solving and rescheduling each route (docs/replay.md, "Large traces")
+  bool bottleneck_clock = true;
+};
+
+/// What a model did, for tests and benchmarks; a model that does not count leaves them 0.
+struct NetworkCounters {
+  std::uint64_t solves = 0;      ///< smpi: max-min solves of one or more components
+  std::uint64_t clock_steps = 0; ///< smpi: changes absorbed by the bottleneck clock instead of a solve
 };
 
 class NetworkModel {
@@ -38,6 +47,7 @@ public:
   /// Advances to time t (at most next_completion()) and appends the transfers ending at t.
   virtual void advance(double t, std::vector<std::uint32_t>& completed) = 0;
   virtual std::string_view name() const = 0;
+  virtual NetworkCounters counters() const { return {}; }
 };
 
 /// Names of the available models, with a one-line description each.

@@ -10,6 +10,10 @@
 // Only the connected component of links touched by a change is re-solved, and
 // the solve works on route groups: flows on one route share links, penalty and
 // bound, so max-min gives them one value; a group counts its flows.
+// While one link is crossed by every active group and saturates first, the
+// solution is that link's fill level over each group's penalty: the groups then
+// move on one clock of that link, and a change costs the links it touches, not
+// a pass over every group (the bottleneck clock, below).
 #include "core/SlotPool.hpp"
 #include "net/CompletionHeap.hpp"
 #include "net/NetworkModel.hpp"
@@ -17,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <unordered_map>
 
 namespace perfcast {
@@ -63,6 +68,8 @@ struct Group {
   std::uint32_t solve_index = 0; // position in comp_groups_ while mark == the solve's mark
   double front_finish_v = 0;     // finish_v of flows.front(): a re-solve reads it here, not in a cold Flow
   double penalty = 0, bound = 0; // the route's, copied: a solve of many groups reads them for each
+  double lambda_bound = 0;       // the fill level at which the group reaches its bound
+  double anchor = 0;             // under the bottleneck clock: the clock's reading when v was last brought up
 };
 
 struct LinkUse {
@@ -73,7 +80,8 @@ struct LinkUse {
 class SmpiNetwork final : public NetworkModel {
 public:
   SmpiNetwork(const Platform& platform, const NetworkOptions& options)
-      : platform_(platform), crosstraffic_(options.crosstraffic), use_cache_(options.solution_cache), link_groups_(platform.links().size()),
+      : platform_(platform), crosstraffic_(options.crosstraffic), use_cache_(options.solution_cache),
+        use_clock_(options.bottleneck_clock), link_groups_(platform.links().size()),
         link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
         link_dirty_(platform.links().size(), false), link_weight_sum_(platform.links().size(), 0.0),
         link_active_slot_(platform.links().size(), 0), cache_(options.solution_cache ? kCacheSlots : 0)
@@ -99,7 +107,10 @@ public:
   double next_completion() override
   {
     solve_dirty();
-    return std::min({latency_heap_.top_time(), done_heap_.top_time(), solo_heap_.top_time()});
+    double t = std::min({latency_heap_.top_time(), done_heap_.top_time(), solo_heap_.top_time()});
+    if (on_clock_ && !clock_heap_.empty())
+      t = std::min(t, clock_time_of(clock_heap_.top_time()));
+    return t;
   }
 
   void advance(double t, std::vector<std::uint32_t>& completed) override
@@ -112,11 +123,15 @@ public:
     }
     while (done_heap_.pop_until(t, id))
       finish_group_flows(groups_[id], t, completed);
+    if (on_clock_) // each call ends the group's first flow, so the loop ends
+      while (!clock_heap_.empty() && clock_time_of(clock_heap_.top_time()) <= t)
+        finish_group_flows(groups_[clock_heap_.top_id()], t, completed);
     while (latency_heap_.pop_until(t, id))
       activate(id, t);
   }
 
   std::string_view name() const override { return "smpi"; }
+  NetworkCounters counters() const override { return counters_; }
 
 private:
   const RouteInfo& route_info(int src, int dst)
@@ -163,6 +178,7 @@ private:
     groups_.back().route = &stored;
     groups_.back().penalty = stored.penalty;
     groups_.back().bound = stored.bound;
+    groups_.back().lambda_bound = stored.bound < kNever ? stored.bound * stored.penalty : kNever;
     return stored;
   }
 
@@ -176,7 +192,14 @@ private:
 
   void bring_up_to_date(Group& g, double now)
   {
-    g.v += g.value * (now - g.last_update);
+    if (on_clock_) {
+      // the group's value is lambda / penalty, so its progress is the clock's over its penalty
+      double c = clock_at(now);
+      g.v += (c - g.anchor) / g.penalty;
+      g.anchor = c;
+    } else {
+      g.v += g.value * (now - g.last_update);
+    }
     g.last_update = now;
   }
 
@@ -195,6 +218,9 @@ private:
       g.v = 0; // a new busy period: virtual progress restarts
       g.value = 0;
       g.last_update = now;
+      g.anchor = on_clock_ ? clock_at(now) : 0;
+      if (use_clock_ && g.lambda_bound < kNever)
+        ++bound_counts_[g.lambda_bound];
       g.slot.resize(route.shared_uses.size());
       g.active_slot = static_cast<std::uint32_t>(active_groups_.size());
       active_groups_.push_back(route.id);
@@ -217,6 +243,8 @@ private:
     std::push_heap(g.flows.begin(), g.flows.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
     g.front_finish_v = flows_[g.flows.front()].finish_v;
     g.touched = true;
+    if (on_clock_)
+      clock_heap_.schedule(route.id, clock_end(g));
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] += route.shared_weights[u];
       mark_dirty(route.shared_uses[u].first);
@@ -240,8 +268,11 @@ private:
       completed.push_back(id);
       ++ended;
     }
-    if (!g.flows.empty())
+    if (!g.flows.empty()) {
       g.front_finish_v = flows_[g.flows.front()].finish_v;
+      if (on_clock_)
+        clock_heap_.schedule(route.id, clock_end(g));
+    }
     g.touched = true;
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -=
@@ -250,6 +281,13 @@ private:
     }
     if (!g.flows.empty())
       return;
+    if (on_clock_)
+      clock_heap_.remove(route.id);
+    if (use_clock_ && g.lambda_bound < kNever) {
+      auto it = bound_counts_.find(g.lambda_bound);
+      if (--it->second == 0)
+        bound_counts_.erase(it);
+    }
     std::uint32_t a = g.active_slot;
     active_groups_[a] = active_groups_.back();
     groups_[active_groups_[a]].active_slot = a;
@@ -284,7 +322,26 @@ private:
   {
     if (dirty_links_.empty())
       return;
+    if (use_clock_) {
+      for (int l : dirty_links_) {
+        auto li = static_cast<std::size_t>(l);
+        if (link_groups_[li].empty())
+          link_levels_.remove(static_cast<std::uint32_t>(l));
+        else
+          link_levels_.schedule(static_cast<std::uint32_t>(l), fill_level(li));
+      }
+      if (clock_holds()) {
+        ++counters_.clock_steps;
+        for (int l : dirty_links_)
+          link_dirty_[static_cast<std::size_t>(l)] = false;
+        dirty_links_.clear();
+        return;
+      }
+      if (on_clock_)
+        leave_clock();
+    }
     ++mark_;
+    ++counters_.solves;
     comp_links_.clear();
     comp_groups_.clear();
     for (int l : dirty_links_)
@@ -325,6 +382,80 @@ private:
         continue;
       double left = std::max(0.0, g.front_finish_v - g.v);
       done_heap_.schedule(comp_groups_[k], value > 0 ? now_ + left / value : kNever);
+    }
+  }
+
+  // The bottleneck clock. Progressive filling starts from every link's fill level, its capacity over the
+  // summed weights of its flows. When the lowest level belongs to a link that every active group crosses,
+  // and no group reaches its bound below it, that first round fixes every group at level / penalty: the
+  // whole allocation is one number. The groups then progress on the clock C(t), the integral of that
+  // level over time: a group of penalty p gains (C(t1) - C(t0)) / p of virtual progress between t0 and
+  // t1, so the reading of C at which its first flow ends stays put while the level changes. A change of
+  // flows then updates the levels of the links it touches, in a heap of the active links, and the clock's
+  // rate; no group is visited. The same allocation as a re-solve, to rounding. Below kClockMinGroups
+  // groups a re-solve is cheap and the solution cache serves, so the clock is not used.
+  static constexpr std::size_t kClockMinGroups = 256;
+
+  double fill_level(std::size_t li) const
+  {
+    double usage = link_weight_sum_[li];
+    return usage > 0 ? platform_.links()[li].bandwidth_Bps / usage : kNever;
+  }
+  double clock_at(double t) const { return clock_ + lambda_ * (t - clock_time_); }
+  // the clock's reading at which g's first flow ends
+  double clock_end(const Group& g) const { return g.anchor + std::max(0.0, g.front_finish_v - g.v) * g.penalty; }
+  double clock_time_of(double reading) const { return clock_time_ + std::max(0.0, reading - clock_) / lambda_; }
+
+  // True when the allocation is one link's level (and the clock now runs at it).
+  bool clock_holds()
+  {
+    if (active_groups_.size() < kClockMinGroups || link_levels_.empty())
+      return false;
+    double lambda = link_levels_.top_time();
+    if (!(lambda > 0) || lambda == kNever)
+      return false;
+    if (link_groups_[link_levels_.top_id()].size() != active_groups_.size())
+      return false;
+    if (!bound_counts_.empty() && bound_counts_.begin()->first <= lambda)
+      return false;
+    if (!on_clock_) {
+      for (std::uint32_t gid : active_groups_) {
+        Group& g = groups_[gid];
+        bring_up_to_date(g, now_);
+        done_heap_.remove(gid);
+      }
+      on_clock_ = true;
+      clock_ = 0;
+      clock_time_ = now_;
+      lambda_ = lambda;
+      for (std::uint32_t gid : active_groups_) {
+        Group& g = groups_[gid];
+        g.anchor = 0;
+        clock_heap_.schedule(gid, clock_end(g));
+      }
+      return true;
+    }
+    clock_ = clock_at(now_);
+    clock_time_ = now_;
+    lambda_ = lambda;
+    return true;
+  }
+
+  // Back to per-group values: each group keeps the clock's last allocation until a re-solve changes it.
+  void leave_clock()
+  {
+    for (std::uint32_t gid : active_groups_) {
+      Group& g = groups_[gid];
+      bring_up_to_date(g, now_);
+      clock_heap_.remove(gid);
+    }
+    on_clock_ = false;
+    for (std::uint32_t gid : active_groups_) {
+      Group& g = groups_[gid];
+      g.value = lambda_ / g.penalty;
+      g.last_update = now_;
+      g.touched = false;
+      done_heap_.schedule(gid, now_ + std::max(0.0, g.front_finish_v - g.v) / g.value);
     }
   }
 
@@ -532,6 +663,7 @@ private:
   const Platform& platform_;
   bool crosstraffic_;
   bool use_cache_;
+  bool use_clock_;
   SlotPool<Flow> flows_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
   std::vector<Group> groups_; // one per route, indexed by RouteInfo::id
@@ -558,6 +690,13 @@ private:
   CompletionHeap latency_heap_;
   CompletionHeap done_heap_; // one entry per group with flows, keyed by group id
   CompletionHeap solo_heap_; // flows on routes without a shared link
+  // the bottleneck clock
+  bool on_clock_ = false;
+  double clock_ = 0, clock_time_ = 0, lambda_ = 0; // its reading at clock_time_, and its rate since
+  CompletionHeap link_levels_;                      // active links by fill level
+  CompletionHeap clock_heap_;                       // groups on the clock, by the reading at which their first flow ends
+  std::map<double, std::uint32_t> bound_counts_;    // active groups per finite lambda_bound
+  NetworkCounters counters_;
   std::uint64_t seq_ = 0;
   std::uint32_t mark_ = 0;
   double now_ = 0;
