@@ -669,57 +669,6 @@ TEST(AppModelPredict, AWideBandIsSaidBesideThePrediction)
   EXPECT_GT(half, kWideBand) << describe_app_model(m); // the computation's forward error is tens of percent
 }
 
-TEST(AppModelCli, GoldenShowAndPredictOfTheBundledStencil)
-{
-  // examples/traces/stencil2d-scaling: stencil2d (12 iterations, 64x64 blocks, 5 flops a cell) recorded with
-  // smpirun at 1, 2, 4 and 8 ranks on cluster16; the model and its predictions as a user sees them
-  TempDir dir;
-  std::string t = test::source_dir() + "/examples/traces/stencil2d-scaling";
-  std::string model = dir.path() + "/app.json";
-  auto b = test::run_perfcast("model build " + t + "/1 " + t + "/2 " + t + "/4 " + t + "/8 -o " + model + " -q");
-  ASSERT_EQ(b.status, 0) << b.output;
-  auto show = test::run_perfcast("model show " + model);
-  ASSERT_EQ(show.status, 0) << show.output;
-  EXPECT_EQ(show.output, R"(application model learned at 1, 2, 4, 8 processes
-process grid: MPI_Dims_create's 2-D grid, smallest side first (detected from the partners)
-every rank, at n processes (laws of n; A: the share of the cross-section a grid offset crosses):
-  init
-  loop x 12
-    irecv (0,-1) bytes 512   [where its partners exist]
-    irecv (0,+1) bytes 512   [where its partners exist]
-    irecv (-1,0) bytes 512   [where its partners exist]
-    irecv (+1,0) bytes 512   [where its partners exist]
-    isend (0,-1) bytes 512   [where its partners exist]
-    isend (0,+1) bytes 512   [where its partners exist]
-    isend (-1,0) bytes 512   [where its partners exist]
-    isend (+1,0) bytes 512   [where its partners exist]
-    waitall
-    compute 20480
-    allreduce bytes 8
-  finalize
-note: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
-note: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
-)");
-  auto predict = test::run_perfcast("predict " + model + " -p " + test::source_dir() +
-                                    "/examples/platforms/cluster16.xml --procs 16,64,1024");
-  ASSERT_EQ(predict.status, 0) << predict.output;
-  EXPECT_EQ(predict.output, R"(   procs  predicted_s        low_s       high_s  grid
-      16    0.0150031    0.0150031    0.0150031  4x4
-      64    0.0202437    0.0202437    0.0202437  8x8
-    1024    0.0778227    0.0778227    0.0778227  32x32
-(extrapolated replay: the model's trace at each count replayed; the band replays every law at the ends of its forward-validation error)
-warning: the training grids cannot tell whether the process grid wraps around (no side longer than 2 carries a wrap): assumed not periodic; give --grid dims_create:2:periodic:transposed if it does
-warning: some actions were never seen together on one rank at the training counts (a rank with neighbours on both sides of an axis, say): their order is assumed, the negative direction first along an axis
-)");
-  auto json = test::run_perfcast("predict " + model + " -p " + test::source_dir() +
-                                 "/examples/platforms/cluster16.xml --procs 64 --json");
-  ASSERT_EQ(json.status, 0) << json.output;
-  auto j = nlohmann::json::parse(json.output);
-  EXPECT_EQ(j["predictions"][0]["procs"], 64);
-  EXPECT_EQ(j["predictions"][0]["method"], "extrapolated-replay");
-  EXPECT_NEAR(j["predictions"][0]["predicted_s"].get<double>(), 0.0202437, 5e-8);
-}
-
 // ---- bad input
 
 TEST(AppModelErrors, OneProcessCountIsRefused)

@@ -173,11 +173,15 @@ std::string ExtrapolationSummary::text() const
 {
   std::string s = fmt::format("wrote the trace at {} processes (grid {}): {} actions, {}\n", procs, grid, actions,
                               index);
-  for (const std::string& n : notes)
-    s += "warning: " + n + "\n";
-  for (const std::string& c : clamped)
-    s += "warning: " + c + " fell below zero at this count and is held at zero\n";
   return s;
+}
+
+std::vector<std::string> ExtrapolationSummary::warnings() const
+{
+  std::vector<std::string> out = notes;
+  for (const std::string& c : clamped)
+    out.push_back(c + " fell below zero at this count and is held at zero");
+  return out;
 }
 
 ExtrapolationSummary write_extrapolated_trace(const ExtrapolationPlan& plan, const std::string& dir, bool force)

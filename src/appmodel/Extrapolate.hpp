@@ -93,8 +93,10 @@ struct ExtrapolationSummary {
   std::vector<std::string> notes;   ///< the model's
   std::vector<std::string> clamped; ///< laws held at zero at this count
   nlohmann::json to_json() const;
-  /// One line of what was written, then a warning line per note and clamped law.
+  /// One line of what was written.
   std::string text() const;
+  /// A warning per note and clamped law, for stderr; without a "warning: " prefix.
+  std::vector<std::string> warnings() const;
 };
 
 /// Writes the trace at the plan's count into `dir` (created; its parent must exist): index.txt and one file per

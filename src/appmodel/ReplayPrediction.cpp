@@ -112,12 +112,17 @@ std::string ReplayPredictions::text() const
     s += fmt::format("{:>8} {:>12.6g} {:>12.6g} {:>12.6g}  {}\n", p.procs, p.predicted_s, p.low_s, p.high_s, p.grid);
   s += "(extrapolated replay: the model's trace at each count replayed; the band replays every law at the ends of "
        "its forward-validation error)\n";
+  return s;
+}
+
+std::vector<std::string> ReplayPredictions::warnings() const
+{
+  std::vector<std::string> out;
   for (const ReplayPrediction& p : rows)
     for (const std::string& w : p.warnings)
-      s += fmt::format("warning: at {} processes: {}\n", p.procs, w);
-  for (const std::string& n : notes)
-    s += "warning: " + n + "\n";
-  return s;
+      out.push_back(fmt::format("at {} processes: {}", p.procs, w));
+  out.insert(out.end(), notes.begin(), notes.end());
+  return out;
 }
 
 } // namespace perfcast

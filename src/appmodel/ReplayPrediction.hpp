@@ -33,8 +33,10 @@ struct ReplayPredictions {
   /// {"predictions": [{"procs", "predicted_s", "band_s": [low, high], "method", "grid", "actions", "warnings"}],
   /// "notes"}
   nlohmann::json to_json() const;
-  /// A table, a row per count, then the notes as warnings.
+  /// A table, a row per count, and how it was made.
   std::string text() const;
+  /// The warnings that go with it (each row's, then the model's notes), for stderr; without a "warning: " prefix.
+  std::vector<std::string> warnings() const;
 };
 
 /// The placement a spec names for `ranks` ranks: "spread" (round-robin over the hosts), "pack" (fill each host's

@@ -499,12 +499,12 @@ std::string Forecast::text() const
     if (!m.validated)
       out += "  " + std::string(20, ' ') + "  (" + m.validation_note + ")\n";
   }
-  for (const std::string& w : grouped_warnings(rows))
-    out += "warning: " + w + "\n";
   for (const std::string& n : notes)
     out += "note: " + n + "\n";
   return out;
 }
+
+std::vector<std::string> Forecast::warnings() const { return grouped_warnings(rows); }
 
 std::string Forecast::svg() const
 {

@@ -97,6 +97,8 @@ struct Forecast {
   nlohmann::json to_json() const;
   /// A table of the answer, then each method's validation and predictions, then the notes.
   std::string text() const;
+  /// The rows' warnings, grouped over the counts they hold at, for stderr; without a "warning: " prefix.
+  std::vector<std::string> warnings() const;
   /// Time against processes, log2: the runs, every method's curve, the answer's band, the warnings.
   std::string svg() const;
 };

@@ -107,6 +107,7 @@ int run_extrapolate(const ExtrapolateArgs& a)
   ExtrapolationPlan plan(model, a.procs);
   std::string real = a.compare.empty() ? std::string() : trace_index_for(a.compare);
   ExtrapolationSummary s = write_extrapolated_trace(plan, a.out, a.force);
+  print_warnings(s.warnings());
   if (!real.empty()) {
     TraceComparison c = compare_traces(real, s.index);
     if (a.json) {
@@ -144,6 +145,7 @@ int run_app_predict(const std::string& model_path, const std::string& platform_p
   ReplayOptions options;
   options.network = network;
   ReplayPredictions p = predict_by_replay(model, parse_proc_counts(procs), platform, placement, options);
+  print_warnings(p.warnings());
   if (json)
     std::cout << p.to_json().dump(2) << "\n";
   else

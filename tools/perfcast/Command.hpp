@@ -36,6 +36,8 @@ bool is_app_model_file(const std::string& path);
 /// `perfcast predict` of an application model: its trace replayed at each count (AppModelCommand.cpp).
 int run_app_predict(const std::string& model, const std::string& platform, const std::string& procs,
                     const std::string& placement, const std::string& network, bool json);
+/// Each warning of a result on stderr, as "warning: ...", whether the result went out as a table or as JSON.
+void print_warnings(const std::vector<std::string>& warnings);
 /// `perfcast forecast` (ForecastCommand.cpp).
 void add_forecast_commands(CLI::App& app, std::vector<Command>& out);
 /// `perfcast aggregate` (AggregateCommand.cpp).

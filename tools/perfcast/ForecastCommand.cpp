@@ -53,6 +53,7 @@ int run_forecast(const ForecastArgs& a)
   if (!a.quiet && isatty(STDERR_FILENO))
     o.progress = [](const std::string& line) { std::cerr << "forecast: " << line << "\n"; };
   Forecast f = forecast(a.runs, platform, a.platform, o);
+  print_warnings(f.warnings());
   if (!a.report.empty())
     write_output(report, mark_svg(f.svg()));
   if (a.json)

@@ -82,7 +82,7 @@ int run_phases_run(const PhasesRunArgs& a) {
                              log.used.back() / log.used.front(), 100 * spread, carried);
     if (carried < 2) {
       const double step = phase::geometric_step_for(static_cast<int>(log.used.size()), 2, spread);
-      std::cout << fmt::format("warning: too short a span for a target 2x the largest size; {}\n",
+      std::cerr << fmt::format("warning: too short a span for a target 2x the largest size; {}\n",
                                step > 0 ? fmt::format("a geometric ladder with factor {:.3g} or more "
                                                       "(--sizes START:*{:.3g}) would carry it", step, step)
                                         : std::string("more repeats or more sizes (--more) are needed at this spread"));
@@ -397,7 +397,7 @@ int run_phases_predict(const PhasesPredictArgs& a) {
     } else if (!paper_error.empty()) {
       std::cout << fmt::format("paper's eq. 1 on the sizes as given: no prediction ({})\n", paper_error);
     }
-    for (const std::string& w : f.warnings) std::cout << "warning: " << w << "\n";
+    print_warnings(f.warnings);
   }
   return 0;
 }

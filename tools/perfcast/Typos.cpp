@@ -67,4 +67,23 @@ std::string explain_unknown_word(const CLI::App& app, int argc, const char* cons
   return "";
 }
 
+std::string explain_parse_error(const CLI::App& app, int argc, const char* const* argv, const std::string& message)
+{
+  const CLI::App* current = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (word == "--")
+      break;
+    const auto subs = current->get_subcommands([&](const CLI::App* s) { return s->get_name() == word; });
+    if (!subs.empty())
+      current = subs.front();
+  }
+  std::string text = message;
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z' && !(text.size() > 1 && text[1] >= 'A' && text[1] <= 'Z'))
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  bool has_commands = current->get_require_subcommand_min() > 0;
+  return fmt::format("{}: {}; '{} --help' lists {}", command_path(current), text, command_path(current),
+                     has_commands ? "the commands" : "its options");
+}
+
 } // namespace perfcast::cli

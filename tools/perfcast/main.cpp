@@ -41,12 +41,11 @@ int main(int argc, char** argv)
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     // a mistyped command or option gets a suggestion instead of CLI11's generic message
-    if (e.get_exit_code() != 0)
-      if (std::string typo = explain_unknown_word(app, argc, argv); !typo.empty()) {
-        std::cerr << "error: " << typo << "\n";
-        return 2;
-      }
-    return app.exit(e);
+    if (e.get_exit_code() == 0)
+      return app.exit(e); // --help, --version
+    std::string typo = explain_unknown_word(app, argc, argv);
+    std::cerr << "error: " << (typo.empty() ? explain_parse_error(app, argc, argv, e.what()) : typo) << "\n";
+    return 2;
   }
   try {
     for (const Command& c : commands)
