@@ -10,7 +10,7 @@
 //   measurement(kernel TEXT, size REAL, seconds REAL, repeat INTEGER)
 //   kernel(name TEXT PRIMARY KEY, size_counts TEXT, size_dim INTEGER)
 //                                           what each kernel's size counts
-// Version 1 (sessions 5 to 12) had no kernel table; such a file is read as
+// Version 1 had no kernel table; such a file is read as
 // it is, and its kernels' size units are those of perfcast's reference
 // kernels of the same names (their sizes have counted the same things since
 // they were written), or an error naming the file for any other name.

@@ -20,13 +20,13 @@ const std::vector<KernelSpec>& reference_kernels()
   // study's machine: sFactor maps a phase onto the kernel size that takes as
   // long as the phase, and a kernel is used only within its measured sizes
   // (one end segment on), so the database must reach the target's phase times
-  // (20 to 30 s in session 11's study, where the kernels ended at 0.04-3 s and
+  // (20 to 30 s in the phases study, where the kernels ended at 0.04-3 s and
   // every one was refused). The other kernels cannot go that far in memory
   // (fft, mg, bt, sp grids, ptran, gemv and is at 30 s would need 3 to 30 GiB).
   // cg goes to 2^25 rows (about 9 GiB over 2 processes, 16 s here): with
   // sizes compared in points (--size-dim), a 3-D code's phase maps onto cg
   // rows of about 14 times its points (miniFE at 160: 5.9e7 rows, past the
-  // 3.4e7 that 2^24 supports; session 13's diagnostic).
+  // 3.4e7 that 2^24 supports; see docs/studies/).
   // Each size's dimensions count the elements of the kernel's data: a matrix
   // order K stands for K^2 entries, a grid of K points a side in 3-D for K^3
   // points (and in 2-D, the PIC kernels', K^2 cells), rows and keys for

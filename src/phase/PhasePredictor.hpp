@@ -8,7 +8,7 @@
 // prediction at a larger size asks; leave-one-out when there are too few
 // runs) and the better-scored answers, with the reason; when the two scores
 // differ by less than the small runs' spread they are not told apart and
-// their mean answers (since session 14). The run's time
+// their mean answers. The run's time
 // follows from the phases' by eq. 4 or by a bounded rule for the time
 // outside the phases, chosen by validation (RunTotal).
 #include "phase/KernelModel.hpp"
@@ -49,7 +49,7 @@ struct RepeatTimes {
 /// A small size from its repeated runs: the run's time and each phase's at
 /// its own median over the repeats (the mean of the middle two for an even
 /// count), each with its own spread. The median run by total is not the
-/// phase's median: at miniMD's size 23 (session 14) it held the phase's
+/// phase's median: at miniMD's size 23 it held the phase's
 /// largest time of three, 6.8% apart where the totals were 3.2% apart.
 SizeRun size_run_from_repeats(double size, const std::vector<RepeatTimes>& repeats,
                               const std::vector<std::string>& phases);
@@ -111,8 +111,8 @@ struct SizeUnits {
 
 /// How the predictor chooses where the small runs' scores are close.
 enum class Choice {
-  within_spread, ///< what the runs' spread cannot separate: the simplest form, or the mean (session 14)
-  best_score,    ///< the smallest score always wins (session 13)
+  within_spread, ///< what the runs' spread cannot separate: the simplest form, or the mean
+  best_score,    ///< the smallest score always wins
 };
 
 /// The whole prediction.

@@ -53,11 +53,11 @@ struct SizeRecord {
   std::string dir; ///< relative to the series' directory: the run kept
   /// The runs whose profiles are averaged for the size: the median run by
   /// sampled seconds per rank, or the two middle ones of an even count
-  /// (empty when `dir` alone is the size, as in series before session 11).
+  /// (empty when `dir` alone is the size, as in older series).
   std::vector<std::string> dirs;
   std::vector<RepeatRecord> runs; ///< every run of the size (empty in series written before --repeat)
   /// Whether a majority of the runs agreed within the tolerance (runs_agree);
-  /// true in series written before session 12, which did not ask.
+  /// true in older series, which did not ask.
   bool settled = true;
   /// (largest - smallest) / smallest sampled seconds per rank over the runs.
   double spread() const;
@@ -78,7 +78,7 @@ double majority_spread(const std::vector<RepeatRecord>& runs);
 /// (s + d) / (1 + d), by at most d / (1 + d) < d; runs that agree in time
 /// within the tolerance therefore cannot differ in shares by more than it
 /// through such time, while runs that disagree by more can (hpcc at N = 512
-/// in session 11: 0.485, 1.24, 1.10 s, its shares taken as converged at
+/// once: 0.485, 1.24, 1.10 s, its shares taken as converged at
 /// the next size, where the runs spread by 128%). A disturbed run or two
 /// (miniMD at 28: 4.86, 3.97, 3.325 s, the median disturbed) leave no
 /// agreeing majority, so the size is run again until one forms.
@@ -102,7 +102,7 @@ struct PhaseRunLog {
   double converged_at = 0;   ///< C, 0 while not converged
   std::vector<double> used;  ///< the sizes after C the prediction uses
   /// The phases chosen at C whose shares held at the next size: the ones the
-  /// prediction uses (empty in series written before session 11, which
+  /// prediction uses (empty in older series, which
   /// found the phases anew at the first used size).
   std::vector<std::string> phases;
 };

@@ -13,7 +13,7 @@
 //                  which keeps every share in (0, 1) at any size;
 //   remainder-fit  R's own scaling fit (ScalingFit, as for the phases).
 // Rules whose scores differ by less than the small runs' spread are not told
-// apart by them (since session 14): the run is then the mean of their answers.
+// apart by them: the run is then the mean of their answers.
 #include "phase/ScalingFit.hpp"
 
 #include <string>

@@ -237,7 +237,7 @@ ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector
   if (rule.best_score) {
     out.chosen = out.best_scored;
     out.admitted = {out.chosen};
-    out.why = fmt::format("{}: the smallest leave-one-out SMAPE, {} (session 13's rule)", out.chosen.form(),
+    out.why = fmt::format("{}: the smallest leave-one-out SMAPE, {} (best-score)", out.chosen.form(),
                           percent(out.chosen.loo_smape));
     return out;
   }

@@ -7,12 +7,12 @@
 // leave-one-out cross-validation (SMAPE). perfcast reports this fit beside
 // the kernel match and answers with the better-validated of the two.
 //
-// Beyond Extra-P (session 14), the choice does not take what the small runs
+// Beyond Extra-P, the choice does not take what the small runs
 // cannot tell apart (docs/phases.md, "The phase's own scaling"): the fits
 // weigh relative residuals; a log factor is a hypothesis only when it bends
 // the curve over the measured sizes by at least the runs' spread; and among
 // the forms scored within the spread (or one standard error) of the best,
-// the simplest answers. `ScalingChoice::best_score` keeps session 13's rule
+// the simplest answers. `ScalingChoice::best_score` keeps the plain rule
 // (least squares on seconds, the smallest score wins).
 #include <functional>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// The collectives' traffic from the traces' calls (issue 13, session 16): per
+// The collectives' traffic from the traces' calls : per
 // collective type, the calls a rank makes (the largest training run's), which
 // ranks are roots of the rooted ones, and the payload of a call, c n^-k. At a
 // count n the calls are expanded into point-to-point messages by the replay's
@@ -49,7 +49,7 @@ struct CollectiveTrafficAt : GridTraffic {
 /// The calls of every type that every training run of 2 or more processes lists (`collectives_listed`), fitted:
 /// calls per rank from the largest run (a warning in `warnings` names the types whose calls differ by more than
 /// 10% between runs), the payload c n^-k in logs through the runs (constant when one run). None when a run of 2
-/// or more lists no calls (run files older than session 16, CSV files) or none calls a collective.
+/// or more lists no calls (older run files, CSV files) or none calls a collective.
 std::optional<CollectiveTraffic> fit_collective_traffic(const std::vector<MeasuredRun>& runs,
                                                         std::vector<std::string>& warnings);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Point-to-point traffic classed on the process grid (issue 13, session 15):
+// Point-to-point traffic classed on the process grid:
 // each pair of ranks is put in a class by its signed offset on the grid
 // (faces, edges, corners; a wrap on a periodic axis), or in the all-to-all
 // class when it is no neighbour. Each class keeps its messages per pair and

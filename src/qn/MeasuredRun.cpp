@@ -189,7 +189,7 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
   r.procs = static_cast<int>(ranks.size());
   if (r.procs == 0)
     fail_in(path, "the replay has no rank");
-  // who sends to whom, and at what sizes (replays since session 6 list them)
+  // who sends to whom, and at what sizes (as replays list them)
   if (std::all_of(ranks.begin(), ranks.end(), [](const json& rank) { return rank.contains("partners"); })) {
     for (std::size_t i = 0; i < ranks.size(); ++i) {
       std::string where = fmt::format("{}: ranks[{}]", path, i);
@@ -206,7 +206,7 @@ MeasuredRun from_replay(const json& doc, const std::string& path)
       r.partners.push_back(std::move(list));
     }
   }
-  // the collectives' calls per type (replays since session 16 list them)
+  // the collectives' calls per type (as replays list them)
   if (std::all_of(ranks.begin(), ranks.end(), [](const json& rank) { return rank.contains("collective_calls"); })) {
     r.collectives_listed = true;
     std::map<std::string, std::size_t> index;

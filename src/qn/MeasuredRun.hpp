@@ -19,7 +19,7 @@ struct SizeClass {
 struct PartnerTraffic {
   int to = 0;
   double messages = 0, bytes = 0;
-  /// the same by size class (replays since session 16); empty when the run file does not give them
+  /// the same by size class (as replays list them); empty when the run file does not give them
   std::vector<SizeClass> sizes;
 };
 
@@ -53,7 +53,7 @@ struct MeasuredRun {
   std::vector<std::vector<PartnerTraffic>> partners;
   /// every message sent (collectives' schedules included) by size; empty when unknown
   std::vector<SizeClass> message_sizes;
-  /// every collective type the run called (replays since session 16 list them); see collectives_listed
+  /// every collective type the run called (as replays list them); see collectives_listed
   std::vector<CollectiveRecord> collectives;
   bool collectives_listed = false; ///< the run file lists its collective calls (an empty list: none called)
   std::string source;                   ///< file (and line) it came from

@@ -25,7 +25,7 @@ Curve curve_from(const nlohmann::json& j, const std::string& where)
   return c;
 }
 
-// A model file before session 15 kept a 2-D face exchange as "grid_exchange": its x faces (+-1, 0) with
+// An older model file keeps a 2-D face exchange as "grid_exchange": its x faces (+-1, 0) with
 // messages_x of bytes_x py^-exponent_x (the cut form, A = 1/py) and its y faces likewise, on MPI_Dims_create's
 // 2-D grid with ranks r, r+1 along the shorter side when unit_stride_on_smaller
 GridClasses grid_exchange_classes(const nlohmann::json& g)
@@ -180,7 +180,7 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     if (j.contains("size_mix"))
       for (const auto& c : j.at("size_mix"))
         m.size_mix.push_back({c.at("relative_size").get<double>(), c.at("message_share").get<double>()});
-    // files before session 16 kept the whole run's mix, grid or not
+    // older files keep the whole run's mix, grid or not
     m.size_mix_of_rest = j.value("size_mix_of", "run") == "rest";
     m.v_comp = j.at("v_comp").get<double>();
     m.v_comm = j.at("v_comm").get<double>();
@@ -192,7 +192,7 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
     m.other_partners = j.value("other_partners", false);
     m.smpi_factors = j.value("smpi_factors", false);
     m.node_classes = j.value("node_classes", false); // files before it were fitted with one class
-    m.lockstep = j.value("lockstep", false);         // files before session 13: a customer per process
+    m.lockstep = j.value("lockstep", false);         // absent in older files: a customer per process
     m.imbalance = j.value("imbalance", 1.0);
     if (!(m.imbalance >= 1) || !std::isfinite(m.imbalance))
       fail_in(path, "expected imbalance to be finite and at least 1");
@@ -205,7 +205,7 @@ std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, c
         m.work_relative_se = fit.at("relative_standard_errors").value("work_flops", 0.0);
         m.net_constant_relative_se = fit.at("relative_standard_errors").value("net_constant", 0.0);
       }
-      // absent before session 14: Net_Constant fitted, its band its standard error alone
+      // absent in older files: Net_Constant fitted, its band its standard error alone
       m.net_constant_identified = fit.value("net_constant_identified", true);
       m.cpu_scatter = fit.value("cpu_scatter", -1.0);
       m.training_network_share = fit.value("training_network_share", -1.0);

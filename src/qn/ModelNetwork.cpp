@@ -118,7 +118,7 @@ std::vector<SizeAt> message_sizes_at(const QueueingModel& model, double n)
     return model.self_traffic->sizes_of(structured_traffic(model, n));
   if (!(model.size_mix_of_rest && (model.grid || model.collectives || model.self_traffic) && !model.halo && n >= 2))
     return sizes_at_mean(model.size_mix, message_bytes_at(model, n));
-  // perfcast (session 16): a grid class and a collective keep their own sizes
+  // perfcast's refinement: a grid class and a collective keep their own sizes
   // at n (a transpose's blocks shrink as 1/n^2 while its collectives'
   // messages stay small); a mix taken from the largest training run relative
   // to its mean would move every size with the mean, and carry a block across
@@ -449,7 +449,7 @@ MultiClassNetwork build_class_network(const QueueingModel& model, const Platform
     // n_i/n V_comp + n_i/n (n_i-1)/n V_comm + (n-n_i)/n n_i/n V_comm); eq. 3, 6
     double v_cpu = model.v_comp + model.v_comm * (n - 1) / n;
     cls.demand_s[cpu[c]] = v_cpu * work_at(model, n) / (s * n * h.speed_flops);
-    // perfcast (session 13): processes that compute and exchange in lockstep
+    // perfcast's refinement: processes that compute and exchange in lockstep
     // never overlap one's transfer with another's computation, as separate
     // customers would. The node's processes are one customer: its CPU phase
     // lasts as long as the slowest process alone on a core (imbalance I times

@@ -1,6 +1,7 @@
 #include "qn/QueueingModel.hpp"
 
 #include "core/Error.hpp"
+#include "qn/ProcessGrid.hpp"
 #include "core/Version.hpp"
 #include "fit/LeastSquares.hpp"
 
@@ -811,6 +812,33 @@ AmdahlModel fit_amdahl(const std::vector<MeasuredRun>& runs)
   a.serial_s = c.a;
   a.parallel_s = c.form == CurveForm::Inverse ? c.b : 0.0;
   return a;
+}
+
+void regrid_queueing_model(QueueingModel& model, const std::string& grid_spec, const std::string& grid_file,
+                           const std::string& model_name)
+{
+  if (!model.grid)
+    throw Error(fmt::format("{}: the model has no process grid (fit it with a grid)", model_name));
+  GridRule rule;
+  if (!grid_file.empty()) {
+    rule = load_grid_file(grid_file);
+  } else {
+    std::vector<GridRule> rules = grid_rules_from_spec(grid_spec);
+    rule = model.grid->rule;
+    rule.kind = "dims_create";
+    rule.grids.clear();
+    if (rules.front().dimensions == rules.back().dimensions)
+      rule.dimensions = rules.front().dimensions;
+    if (grid_spec.find(":periodic") != std::string::npos)
+      rule.periodic = true;
+    if (grid_spec.find(":transposed") != std::string::npos)
+      rule.transposed = true;
+  }
+  if (rule.dimensions != model.grid->rule.dimensions)
+    throw Error(fmt::format("{}: the grid has {} axes, the model's classes {}",
+                            grid_file.empty() ? "grid '" + grid_spec + "'" : grid_file, rule.dimensions,
+                            model.grid->rule.dimensions));
+  model.grid->rule = rule;
 }
 
 } // namespace perfcast

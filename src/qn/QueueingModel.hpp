@@ -78,7 +78,7 @@ struct QueueingModel {
   /// a halo exchange on a d-dimensional grid whose rank layout is not checked
   /// (found when `grid` is not): likewise taken from the grid at n
   std::optional<HaloExchange> halo;
-  /// the collectives' calls per type from the runs' traces (replays since session 16 list them): their messages,
+  /// the collectives' calls per type from the runs' traces (as replays list them): their messages,
   /// bytes and each rank's received bytes at n come from the replay's default algorithms at n, and s(n) and B(n)
   /// are the rest's (setup traffic, collectives on sub-communicators)
   std::optional<CollectiveTraffic> collectives;
@@ -293,5 +293,12 @@ AmdahlModel fit_amdahl(const std::vector<MeasuredRun>& runs);
 nlohmann::json model_to_json(const QueueingModel& model, const AmdahlModel& amdahl);
 /// Reads a model file written by model_to_json; errors name the file and field.
 std::pair<QueueingModel, AmdahlModel> model_from_json(const std::string& text, const std::string& path);
+
+/// The model's grid classes laid on another rule of the same dimensionality: a grid file's grids (grid_file not
+/// empty), else MPI_Dims_create's rule of the spec's axes, with the model's orientation and periodicity unless
+/// the spec names them (":periodic", ":transposed"). Throws Error naming `model_name` when the model has no grid,
+/// and the spec or file when the axes differ.
+void regrid_queueing_model(QueueingModel& model, const std::string& grid_spec, const std::string& grid_file,
+                           const std::string& model_name);
 
 } // namespace perfcast

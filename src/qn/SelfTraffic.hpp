@@ -1,5 +1,5 @@
 #pragma once
-// A rank's point-to-point messages to itself (issue 13, session 17): codes
+// A rank's point-to-point messages to itself : codes
 // whose redistribution sends every rank its own block too (SWFFT's pencil
 // transposes: at one process the whole 32 MB field, a rank to itself). They
 // never leave the rank's node: SMPI carries them over the host's own route

@@ -620,4 +620,71 @@ std::string prediction_warning(const QueueingModel& model, const BandTerms& term
   return why;
 }
 
+ModelComparison compare_models(const std::vector<MeasuredRun>& runs, const Platform& platform)
+{
+  ModelComparison c;
+  c.runs = runs;
+  c.leave_one_out = leave_one_out(runs, platform);
+  try {
+    c.extrapolation = extrapolation_check(runs, platform);
+  } catch (const Error& e) {
+    c.no_extrapolation = e.what();
+  }
+  return c;
+}
+
+namespace {
+
+nlohmann::json accuracy_json(const std::vector<Accuracy>& list)
+{
+  nlohmann::json j = nlohmann::json::array();
+  for (const Accuracy& acc : list)
+    j.push_back({{"model", acc.model}, {"accuracy_percent", acc.accuracy_percent}, {"cv", acc.cv},
+                 {"predicted_s", acc.predicted_s}});
+  return j;
+}
+
+std::string accuracy_rows(const std::vector<Accuracy>& list)
+{
+  std::string s = fmt::format("{:<18} {:>12} {:>8}\n", "model", "accuracy_%", "CV");
+  for (const Accuracy& acc : list)
+    s += fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
+  return s;
+}
+
+} // namespace
+
+nlohmann::json ModelComparison::to_json() const
+{
+  nlohmann::json j = {{"leave_one_out", accuracy_json(leave_one_out)}};
+  if (extrapolation) {
+    nlohmann::json tested = nlohmann::json::array();
+    for (const MeasuredRun& r : extrapolation->tested)
+      tested.push_back({{"procs", r.procs}, {"measured_s", r.time_s}, {"source", r.source}});
+    j["extrapolation"] = {{"largest_training_procs", extrapolation->largest_training_procs},
+                          {"tested", tested},
+                          {"accuracy", accuracy_json(extrapolation->accuracy)}};
+  } else {
+    j["extrapolation"] = {{"skipped", no_extrapolation}};
+  }
+  return j;
+}
+
+std::string ModelComparison::text() const
+{
+  std::string s = fmt::format("leave-one-out over {} runs\n\n", runs.size()) + accuracy_rows(leave_one_out);
+  s += fmt::format("\n{:>6} {:>12} {:>12} {:>12}  {}\n", "procs", "measured_s", "queueing_s", "amdahl_s", "run");
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    double amdahl = leave_one_out[1].predicted_s[i];
+    s += fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12}  {}\n", runs[i].procs, runs[i].time_s,
+                     leave_one_out[0].predicted_s[i], amdahl > 0 ? fmt::format("{:.6g}", amdahl) : "n/a",
+                     runs[i].source);
+  }
+  if (!extrapolation)
+    return s + "\nextrapolation check skipped: " + no_extrapolation + "\n";
+  s += fmt::format("\nextrapolation: fitted on runs of at most {} processes, predicting the {} others\n\n",
+                   extrapolation->largest_training_procs, extrapolation->tested.size());
+  return s + accuracy_rows(extrapolation->accuracy);
+}
+
 } // namespace perfcast

@@ -4,6 +4,9 @@
 // to group, and how accurate the model is under leave-one-out.
 #include "qn/QueueingModel.hpp"
 
+#include <nlohmann/json.hpp>
+#include <optional>
+
 #include <string>
 #include <vector>
 
@@ -63,6 +66,20 @@ struct Extrapolation {
 /// and tests on the rest; throws Error with fewer than three distinct counts.
 Extrapolation extrapolation_check(const std::vector<MeasuredRun>& runs, const Platform& platform,
                                   ModelVariant variant = ModelVariant{});
+
+/// What `perfcast compare` answers: leave-one-out over the runs, then the extrapolation check when the runs
+/// allow one (else why not).
+struct ModelComparison {
+  std::vector<MeasuredRun> runs;
+  std::vector<Accuracy> leave_one_out;       ///< queueing-network, then amdahl
+  std::optional<Extrapolation> extrapolation;
+  std::string no_extrapolation;              ///< why there is none
+  /// {"leave_one_out": [{"model", "accuracy_percent", "cv", "predicted_s"}], "extrapolation":
+  /// {"largest_training_procs", "tested": [{"procs", "measured_s", "source"}], "accuracy": [...]} or {"skipped"}}
+  nlohmann::json to_json() const;
+  std::string text() const;
+};
+ModelComparison compare_models(const std::vector<MeasuredRun>& runs, const Platform& platform);
 
 /// Relative error above which a validated queueing model is still called a guess.
 inline constexpr double kTrustedError = 0.15;

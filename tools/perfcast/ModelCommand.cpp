@@ -5,6 +5,7 @@
 #include "core/Error.hpp"
 #include "core/Text.hpp"
 #include "platform/Platform.hpp"
+#include "qn/FitDescription.hpp"
 #include "qn/QueueingModel.hpp"
 #include "qn/QueueingPredictions.hpp"
 #include "qn/Study.hpp"
@@ -19,10 +20,6 @@
 
 namespace perfcast::cli {
 namespace {
-
-// Amdahl's law's time as printed: a fit outside the law (s < 0, faster than
-// linear) falls to zero or below past some count, and that is no time
-std::string law_cell(double t) { return t > 0 ? fmt::format("{:.6g}", t) : "n/a"; }
 
 struct ModelArgs {
   std::vector<std::string> runs;
@@ -40,7 +37,7 @@ struct ModelArgs {
   bool paper = false;
   bool single_class = false;
   bool asynchronous = false;
-  bool work_growth = false; // accepted for older scripts: the default since session 11
+  bool work_growth = false; // accepted and ignored: W(n) from the runs is the default
   bool constant_work = false;
   bool identify_network = false;
   bool free_network = false;
@@ -102,146 +99,9 @@ int run_fit(const ModelArgs& a)
     std::cout << j.dump(2) << "\n";
     return 0;
   }
-  std::cout << fmt::format("queueing-network model fitted on {} runs ({}; {} iterations; {} degree{} of freedom)\n",
-                           runs.size(), model.fit_message, model.iterations, model.degrees_of_freedom,
-                           model.degrees_of_freedom == 1 ? "" : "s");
-  auto uncertainty = [&](double relative_se) {
-    return model.degrees_of_freedom > 0 ? fmt::format("  (standard error {:.1f}%)", 100 * relative_se)
-                                        : std::string("  (uncertainty not estimable)");
-  };
-  std::cout << fmt::format("  W (computation)       {:.6g} flop{}\n", model.work_flops, uncertainty(model.work_relative_se));
-  if (model.work_growth)
-    std::cout << fmt::format("  work growth           W(n) = W x ({}) ({}, the runs' recorded work)\n",
-                             model.work_growth->describe(), curve_form_name(model.work_growth->form));
-  std::cout << fmt::format("  Net_Constant          {:.6g}{}\n", model.net_constant,
-                           uncertainty(model.net_constant_relative_se));
-  std::cout << fmt::format("  V_comp / V_comm       {:.4f} / {:.4f}\n", model.v_comp, model.v_comm);
-  std::cout << fmt::format("  network               {} queue{} per node{}{}\n", model.duplex_nic ? 2 : 1,
-                           model.duplex_nic ? "s (full duplex, a transfer holds both at once)" : " (as the paper)",
-                           model.latency_delay ? ", route latency as a delay" : ", no start-up time (as the paper)",
-                           model.smpi_factors ? ", SMPI's size-dependent factors (the runs are SMPI replays)" : "");
-  std::cout << fmt::format("  customers             {}\n", model.node_classes
-                                                                ? "one class per node (its processes use its own CPU "
-                                                                  "and send queue)"
-                                                                : "one class over every node (as the paper)");
-  if (model.lockstep)
-    std::cout << fmt::format("  lockstep              a node's processes are one customer: its CPU phase the slowest "
-                             "rank's ({:.4g} x the mean rank's work), its transfers all of theirs, an exchange as long as the "
-                             "busiest link it uses\n",
-                             model.imbalance);
-  std::cout << fmt::format("  s(n) sends/process    {} ({})\n", model.sends.describe(), curve_form_name(model.sends.form));
-  std::cout << fmt::format("  m(n) message bytes    {} ({})\n", model.message_bytes.describe(),
-                           curve_form_name(model.message_bytes.form));
-  if (model.run_bytes)
-    std::cout << fmt::format("  B(n) bytes per run    {} ({}); m(n) = B(n) / (n s(n))\n", model.run_bytes->describe(),
-                             curve_form_name(model.run_bytes->form));
-  if (model.grid) {
-    const GridClasses& g = *model.grid;
-    std::cout << fmt::format("  process grid          {} ({}), besides s(n), B(n):\n", g.describe(), g.rule.describe());
-    for (const GridClass& k : g.classes)
-      std::cout << fmt::format("    {:<14} {:.4g} messages per pair of {:.4g} B x {}^{:.2f} (seen at {})\n", k.name(),
-                               k.messages_per_pair, k.bytes, k.cut ? "A" : "n", k.cut ? k.exponent : -k.exponent,
-                               [&] {
-                                 std::string at;
-                                 for (int n : k.seen_at)
-                                   at += (at.empty() ? "" : ", ") + std::to_string(n);
-                                 return at;
-                               }());
-    if (!g.silent.empty())
-      std::cout << fmt::format("    {} offset{} silent (the training grids had them; nothing was sent)\n",
-                               g.silent.size(), g.silent.size() == 1 ? "" : "s");
-  }
-  if (model.collectives) {
-    std::cout << "  collectives           calls a rank (the largest run's), payload c n^-k, expanded at n by the replay's "
-                 "default algorithms, besides s(n), B(n):\n";
-    for (const CollectiveType& t : model.collectives->types) {
-      std::string roots;
-      for (const auto& [rank, share] : t.roots)
-        roots += fmt::format("{}{} ({:.0f}%)", roots.empty() ? "; root " : ", ", rank, 100 * share);
-      std::cout << fmt::format("    {:<14} {:.4g} calls of {:.4g} B x n^-{:.2f}{}\n", t.type, t.calls_per_rank,
-                               t.payload_bytes, t.exponent, roots);
-    }
-  }
-  if (model.halo) {
-    const HaloExchange& h = *model.halo;
-    if (h.periodic)
-      std::cout << fmt::format("  halo exchange         {}-D periodic grid across faces: {:.4g} messages per face crossed, "
-                               "{:.4g} B x faces F_k(n) (p cut planes a side of p{}), k = {:.2f}; besides s(n), B(n)\n",
-                               h.dimensions, h.messages_per_pair, h.bytes,
-                               h.to_itself ? "; a side of 1 to the rank itself" : "", h.exponent);
-    else
-      std::cout << fmt::format("  halo exchange         {}-D grid across {}: {:.4g} messages per neighbour pair, "
-                               "{:.4g} B x faces F_k(n), k = {:.2f}; besides s(n), B(n)\n",
-                               h.dimensions, h.diagonals ? "faces, edges and corners" : "faces", h.messages_per_pair,
-                               h.bytes, h.exponent);
-  }
-  if (model.self_traffic)
-    std::cout << fmt::format("  to itself             {} (seen at {}), kept on the rank's node; besides s(n), B(n)\n",
-                             model.self_traffic->describe(), fmt::join(model.self_traffic->seen_at, ", "));
-  if (model.size_mix_of_rest) {
-    std::vector<std::string> own;
-    if (model.grid)
-      own.push_back("grid's classes");
-    if (model.collectives)
-      own.push_back("collectives");
-    if (model.self_traffic)
-      own.push_back("messages to itself");
-    std::cout << fmt::format("  message sizes         the {} at their own sizes, {} size classes beside them; "
-                             "SMPI's factors taken per size\n",
-                             fmt::join(own, " and the "), model.size_mix.size());
-  }
-  else if (!model.size_mix.empty())
-    std::cout << fmt::format("  message sizes         {} classes; SMPI's factors taken per class\n", model.size_mix.size());
-  if (model.hot_receive)
-    std::cout << fmt::format("  busiest receiver      {} of the bytes ({}), at least 1/n\n",
-                             model.hot_receive->describe(), curve_form_name(model.hot_receive->form));
-  if (model.hot_send)
-    std::cout << fmt::format("  ... which sends       {} of the bytes ({}), {} of the messages\n",
-                             model.hot_send->describe(), curve_form_name(model.hot_send->form),
-                             model.hot_send_messages ? model.hot_send_messages->describe() : std::string("1/n"));
-  std::cout << fmt::format("  Amdahl baseline       T(n) = {:.6g} + {:.6g} / n\n", amdahl.serial_s, amdahl.parallel_s);
-  if (!model.curves_cross_validated)
-    std::cout << "  note: fewer than 3 process counts: s(n) and m(n) take the paper's forms, not cross-validated\n";
-  std::cout << fmt::format("\n{:>6} {:>12} {:>12} {:>9}  {}\n", "procs", "measured_s", "fitted_s", "error_%", "run");
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>9.2f}  {}\n", runs[i].procs, runs[i].time_s,
-                             runs[i].time_s * (1 + model.residuals[i]), 100 * model.residuals[i], runs[i].source);
-  const Reliability& rel = model.reliability;
-  if (rel.queueing_error >= 0)
-    std::cout << fmt::format("\nheld-out runs ({}): queueing model off by {:.1f}%, Amdahl by {:.1f}%: {}\n",
-                             rel.method, 100 * rel.queueing_error, 100 * rel.amdahl_error,
-                             rel.trusted ? "trusted" : "not trusted");
+  std::cout << describe_fitted_model(model, amdahl, runs);
   std::cout << "\nmodel written to " << a.output << "\n";
   return 0;
-}
-
-// predict --grid / --grid-file: the model's classes on other grids of the same dimensionality
-void override_grid(QueueingModel& model, const ModelArgs& a)
-{
-  if (!a.grid.empty() && !a.grid_file.empty())
-    throw Error("--grid and --grid-file: give one of them");
-  if (!model.grid)
-    throw Error(fmt::format("{}: the model has no process grid (fit it with --grid or --grid-file)", a.model));
-  GridRule rule;
-  if (!a.grid_file.empty()) {
-    rule = load_grid_file(a.grid_file);
-  } else {
-    std::vector<GridRule> rules = grid_rules_from_spec(a.grid);
-    // the model's orientation and periodicity unless the spec names them
-    rule = model.grid->rule;
-    rule.kind = "dims_create";
-    rule.grids.clear();
-    if (rules.front().dimensions == rules.back().dimensions)
-      rule.dimensions = rules.front().dimensions;
-    if (a.grid.find(":periodic") != std::string::npos)
-      rule.periodic = true;
-    if (a.grid.find(":transposed") != std::string::npos)
-      rule.transposed = true;
-  }
-  if (rule.dimensions != model.grid->rule.dimensions)
-    throw Error(fmt::format("{}: the grid has {} axes, the model's classes {}", a.grid.empty() ? a.grid_file : "--grid '" + a.grid + "'",
-                            rule.dimensions, model.grid->rule.dimensions));
-  model.grid->rule = rule;
 }
 
 int run_predict(const ModelArgs& a)
@@ -258,8 +118,10 @@ int run_predict(const ModelArgs& a)
     svg = check_output(a.svg, "curve", a.force);
   Platform platform = load_platform(a.platform);
   auto [model, amdahl] = model_from_json(read_file(a.model, "model file"), a.model);
+  if (!a.grid.empty() && !a.grid_file.empty())
+    throw Error("--grid and --grid-file: give one of them");
   if (!a.grid.empty() || !a.grid_file.empty())
-    override_grid(model, a);
+    regrid_queueing_model(model, a.grid, a.grid_file, a.model);
   QueueingPredictionOptions o;
   o.placement = a.placement;
   o.threshold = a.threshold;
@@ -280,55 +142,8 @@ int run_predict(const ModelArgs& a)
 int run_compare(const ModelArgs& a)
 {
   Platform platform = load_platform(a.platform);
-  auto runs = load_all_runs(a.runs, a.host_map);
-  auto results = leave_one_out(runs, platform);
-  std::optional<Extrapolation> extrapolation;
-  std::string no_extrapolation;
-  try {
-    extrapolation = extrapolation_check(runs, platform);
-  } catch (const Error& e) {
-    no_extrapolation = e.what();
-  }
-  auto accuracy_json = [](const std::vector<Accuracy>& list) {
-    nlohmann::json j = nlohmann::json::array();
-    for (const Accuracy& acc : list)
-      j.push_back({{"model", acc.model}, {"accuracy_percent", acc.accuracy_percent}, {"cv", acc.cv},
-                   {"predicted_s", acc.predicted_s}});
-    return j;
-  };
-  if (a.json) {
-    nlohmann::json j = {{"leave_one_out", accuracy_json(results)}};
-    if (extrapolation) {
-      nlohmann::json tested = nlohmann::json::array();
-      for (const MeasuredRun& r : extrapolation->tested)
-        tested.push_back({{"procs", r.procs}, {"measured_s", r.time_s}, {"source", r.source}});
-      j["extrapolation"] = {{"largest_training_procs", extrapolation->largest_training_procs},
-                            {"tested", tested},
-                            {"accuracy", accuracy_json(extrapolation->accuracy)}};
-    } else {
-      j["extrapolation"] = {{"skipped", no_extrapolation}};
-    }
-    std::cout << j.dump(2) << "\n";
-    return 0;
-  }
-  std::cout << fmt::format("leave-one-out over {} runs\n\n{:<18} {:>12} {:>8}\n", runs.size(), "model",
-                           "accuracy_%", "CV");
-  for (const Accuracy& acc : results)
-    std::cout << fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
-  std::cout << fmt::format("\n{:>6} {:>12} {:>12} {:>12}  {}\n", "procs", "measured_s", "queueing_s", "amdahl_s", "run");
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    std::cout << fmt::format("{:>6} {:>12.6g} {:>12.6g} {:>12}  {}\n", runs[i].procs, runs[i].time_s,
-                             results[0].predicted_s[i], law_cell(results[1].predicted_s[i]), runs[i].source);
-  if (!extrapolation) {
-    std::cout << "\nextrapolation check skipped: " << no_extrapolation << "\n";
-    return 0;
-  }
-  std::cout << fmt::format("\nextrapolation: fitted on runs of at most {} processes, predicting the {} others\n\n"
-                           "{:<18} {:>12} {:>8}\n",
-                           extrapolation->largest_training_procs, extrapolation->tested.size(), "model", "accuracy_%",
-                           "CV");
-  for (const Accuracy& acc : extrapolation->accuracy)
-    std::cout << fmt::format("{:<18} {:>12.2f} {:>8.3f}\n", acc.model, acc.accuracy_percent, acc.cv);
+  ModelComparison c = compare_models(load_all_runs(a.runs, a.host_map), platform);
+  std::cout << (a.json ? c.to_json().dump(2) + "\n" : c.text());
   return 0;
 }
 
@@ -364,7 +179,7 @@ void add_model_commands(CLI::App& app, std::vector<Command>& out)
       ->excludes("--constant-work");
   fit_qn->add_flag("--identify-network", margs->identify_network,
                    "keep Net_Constant at 1 unless its effect on the most network-heavy run passes twice the CPU "
-                   "side's scatter (session 14's test; off by default: it failed its held-out criterion)");
+                   "side's scatter (off by default: docs/models.md says how it did on held-out runs)");
   fit_qn->add_flag("--free-network", margs->free_network,
                    "keep the fitted Net_Constant even when its standard error passes 100% (default: it then stays "
                    "1, the platform's network model, and W is fitted alone)");

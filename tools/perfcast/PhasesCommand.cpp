@@ -45,7 +45,7 @@ struct PhasesPredictArgs {
   int max_phases = 4;
   int run = 0; ///< 0: the kept run of each size; k: the k-th repeat
   int size_dim = 0; ///< 0: eq. 1 on the sizes as given (the paper's); D: the application's size is D-dimensional
-  std::string choice = "within-spread"; ///< or best-score (session 13's choices)
+  std::string choice = "within-spread"; ///< or best-score
   bool json = false, force = false;
 };
 
@@ -225,10 +225,9 @@ int run_phases_predict(const PhasesPredictArgs& a) {
         phase::SizeRun run{size, m.seconds(), {}, r.runs.size() >= 2 ? r.spread() : -1};
         run.hz = m.hz;
         for (const std::string& p : phases) run.phase_seconds[p] = m.inclusive_seconds(p);
-        // Since session 14 (within-spread), each phase stands at its own
-        // median over the size's repeats with its own spread as its noise;
-        // best-score keeps session 13's points, the phase in the median run
-        // by total.
+        // within-spread: each phase stands at its own median over the size's
+        // repeats with its own spread as its noise; best-score takes the
+        // phase in the median run by total.
         if (a.choice != "best-score" && a.run <= 0 && r.runs.size() >= 2) {
           const phase::SizeRun each = phase::size_run_from_repeats(size, repeat_times(a.dir, r, phases), phases);
           run.phase_seconds = each.phase_seconds;
@@ -470,7 +469,7 @@ void add_phases_commands(CLI::App& app, std::vector<Command>& out) {
   predict->add_option("--choice", p->choice,
                       "where scores differ by less than the small runs' spread: within-spread (the simplest own-fit "
                       "form, the mean of a kernel and an own fit, the mean of the run's rules) or best-score (the "
-                      "smallest score always wins, session 13's choices)")
+                      "smallest score always wins)")
       ->capture_default_str()->check(CLI::IsMember({"within-spread", "best-score"}));
   predict->add_flag("--force", p->force, "replace an output file that perfcast did not write");
   predict->add_flag("--json", p->json, "print a JSON object instead of tables");
