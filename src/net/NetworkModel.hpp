@@ -29,12 +29,15 @@ struct NetworkOptions {
   /// smpi: while one link is every active flow's bottleneck, advance their progress by one clock of that link
   /// instead of re-solving and rescheduling each route (docs/replay.md, "Large traces")
   bool bottleneck_clock = true;
+  /// smpi: re-solve only what a change reaches through saturated links (docs/replay.md, "Large traces")
+  bool loose_links = true;
 };
 
 /// What a model did, for tests and benchmarks; a model that does not count leaves them 0.
 struct NetworkCounters {
   std::uint64_t solves = 0;      ///< smpi: max-min solves of one or more components
   std::uint64_t clock_steps = 0; ///< smpi: changes absorbed by the bottleneck clock instead of a solve
+  std::uint64_t part_solves = 0; ///< smpi: solves kept to what a change reaches through saturated links
 };
 
 class NetworkModel {

@@ -70,6 +70,7 @@ struct Group {
   double penalty = 0, bound = 0; // the route's, copied: a solve of many groups reads them for each
   double lambda_bound = 0;       // the fill level at which the group reaches its bound
   double anchor = 0;             // under the bottleneck clock: the clock's reading when v was last brought up
+  double load_mv = 0;            // flows x value as counted in link_load_ (0 while it has no flows)
 };
 
 struct LinkUse {
@@ -81,10 +82,11 @@ class SmpiNetwork final : public NetworkModel {
 public:
   SmpiNetwork(const Platform& platform, const NetworkOptions& options)
       : platform_(platform), crosstraffic_(options.crosstraffic), use_cache_(options.solution_cache),
-        use_clock_(options.bottleneck_clock), link_groups_(platform.links().size()),
+        use_clock_(options.bottleneck_clock), use_loose_(options.loose_links), link_groups_(platform.links().size()),
         link_mark_(platform.links().size(), 0), link_slot_(platform.links().size(), 0),
         link_dirty_(platform.links().size(), false), link_weight_sum_(platform.links().size(), 0.0),
-        link_active_slot_(platform.links().size(), 0), cache_(options.solution_cache ? kCacheSlots : 0)
+        link_active_slot_(platform.links().size(), 0), cache_(options.solution_cache ? kCacheSlots : 0),
+        link_load_(platform.links().size(), 0.0), link_loose_(platform.links().size(), 0)
   {
   }
 
@@ -243,6 +245,7 @@ private:
     std::push_heap(g.flows.begin(), g.flows.end(), [this](std::uint32_t a, std::uint32_t b) { return later(a, b); });
     g.front_finish_v = flows_[g.flows.front()].finish_v;
     g.touched = true;
+    touched_list_.push_back(route.id);
     if (on_clock_)
       clock_heap_.schedule(route.id, clock_end(g));
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
@@ -274,6 +277,7 @@ private:
         clock_heap_.schedule(route.id, clock_end(g));
     }
     g.touched = true;
+    touched_list_.push_back(route.id);
     for (std::uint32_t u = 0; u < route.shared_uses.size(); ++u) {
       link_weight_sum_[static_cast<std::size_t>(route.shared_uses[u].first)] -=
           static_cast<double>(ended) * route.shared_weights[u];
@@ -335,13 +339,23 @@ private:
         for (int l : dirty_links_)
           link_dirty_[static_cast<std::size_t>(l)] = false;
         dirty_links_.clear();
+        release_finished_loads();
         return;
       }
-      if (on_clock_)
-        leave_clock();
+    }
+    // leaving the clock, which links were saturated before the change is not known: the whole component decides
+    bool left_clock = on_clock_;
+    if (left_clock)
+      leave_clock();
+    ++counters_.solves;
+    if (use_loose_ && !left_clock && solve_changed_part()) {
+      ++counters_.part_solves;
+      for (int l : dirty_links_)
+        link_dirty_[static_cast<std::size_t>(l)] = false;
+      dirty_links_.clear();
+      return;
     }
     ++mark_;
-    ++counters_.solves;
     comp_links_.clear();
     comp_groups_.clear();
     for (int l : dirty_links_)
@@ -361,6 +375,7 @@ private:
       search_component();
       solve_all_ = comp_groups_.size() * 10 >= active_groups_.size() * 9;
     }
+    release_finished_loads();
     if (comp_groups_.empty())
       return;
     if (!cached_solution()) {
@@ -370,9 +385,16 @@ private:
       solve_maxmin();
       store_solution();
     }
+    apply_solution();
+  }
+
+  // The solved values to their groups: their progress, their ends and their load on the links.
+  void apply_solution()
+  {
     for (std::size_t k = 0; k < comp_groups_.size(); ++k) {
       Group& g = groups_[comp_groups_[k]];
       double value = sg_[k].value;
+      count_load(g, static_cast<double>(g.flows.size()) * value);
       if (value == g.value && !g.touched)
         continue; // same rate, same flows: its scheduled end still holds
       bring_up_to_date(g, now_);
@@ -383,6 +405,117 @@ private:
       double left = std::max(0.0, g.front_finish_v - g.v);
       done_heap_.schedule(comp_groups_[k], value > 0 ? now_ + left / value : kNever);
     }
+  }
+
+  // Loose links. A link whose flows use less than its capacity (by kLooseMargin) is nobody's bottleneck, and
+  // the max-min allocation stays the same without it as long as it stays unsaturated. The part of the
+  // network a change can move is then the groups reached from the changed ones through saturated links
+  // only: a group outside it keeps a saturated link on which nothing changed, so its value holds. That
+  // part is solved with each loose link it crosses at the capacity the groups outside leave; should a loose
+  // link saturate in it (or a cached solution overfill one), the whole component is solved instead. A
+  // cluster's backbone that does not saturate then no longer ties every node's flows into one solve.
+  static constexpr double kLooseMargin = 1e-6;
+
+  bool loose(std::size_t li) const { return link_load_[li] < platform_.links()[li].bandwidth_Bps * (1 - kLooseMargin); }
+
+  // Records flows x value of a group in the load of its links.
+  void count_load(Group& g, double mv)
+  {
+    if (mv == g.load_mv)
+      return;
+    const RouteInfo& route = *g.route;
+    for (const auto& use : route.shared_uses) {
+      auto li = static_cast<std::size_t>(use.first);
+      link_load_[li] = link_groups_[li].empty() ? 0 : link_load_[li] + (mv - g.load_mv) * use.second;
+    }
+    g.load_mv = mv;
+  }
+
+  // The groups whose flows all ended since the last solve leave the links' load (they stayed in it so that
+  // the links they saturated were searched through), and the list of changed groups is emptied.
+  void release_finished_loads()
+  {
+    for (std::uint32_t gid : touched_list_)
+      if (groups_[gid].flows.empty())
+        count_load(groups_[gid], 0);
+    touched_list_.clear();
+  }
+
+  void visit_link_in_part(int l)
+  {
+    auto li = static_cast<std::size_t>(l);
+    if (link_mark_[li] == mark_)
+      return;
+    visit_link(l);
+    link_loose_[li] = loose(li) ? 1 : 0;
+  }
+
+  void join_part(std::uint32_t gid)
+  {
+    join_component(gid);
+    for (const auto& use : groups_[gid].route->shared_uses)
+      visit_link_in_part(use.first);
+  }
+
+  // Solves the part of the network the changed groups reach through saturated links; false when the whole
+  // component must be solved instead (nothing has been changed then).
+  bool solve_changed_part()
+  {
+    ++mark_;
+    comp_links_.clear();
+    comp_groups_.clear();
+    for (std::uint32_t gid : touched_list_) {
+      Group& g = groups_[gid];
+      if (!g.flows.empty() && g.mark != mark_)
+        join_part(gid);
+      else if (g.flows.empty())
+        for (const auto& use : g.route->shared_uses)
+          visit_link_in_part(use.first);
+    }
+    for (int l : dirty_links_)
+      visit_link_in_part(l);
+    for (std::size_t i = 0; i < comp_links_.size(); ++i) {
+      auto li = static_cast<std::size_t>(comp_links_[i]);
+      if (link_loose_[li])
+        continue;
+      for (const LinkUse& lu : link_groups_[li])
+        if (groups_[lu.group].mark != mark_)
+          join_part(lu.group);
+    }
+    release_finished_loads(); // which links were saturated is decided: what the ended groups used is free
+    if (comp_groups_.empty())
+      return true;
+    bool cached = cached_solution();
+    if (!cached && !solve_maxmin())
+      return false;
+    if (!loose_links_hold())
+      return false;
+    if (!cached)
+      store_solution();
+    apply_solution();
+    return true;
+  }
+
+  // Whether the part's values leave every loose link it crosses unsaturated.
+  bool loose_links_hold()
+  {
+    load_now_.assign(comp_links_.size(), 0.0);
+    for (std::size_t k = 0; k < comp_groups_.size(); ++k) {
+      const Group& g = groups_[comp_groups_[k]];
+      double mv = static_cast<double>(g.flows.size()) * sg_[k].value;
+      for (const auto& use : g.route->shared_uses) {
+        auto li = static_cast<std::size_t>(use.first);
+        if (link_loose_[li])
+          load_now_[link_slot_[li]] += (mv - g.load_mv) * use.second;
+      }
+    }
+    for (std::size_t j = 0; j < comp_links_.size(); ++j) {
+      auto li = static_cast<std::size_t>(comp_links_[j]);
+      if (link_loose_[li] &&
+          !(link_load_[li] + load_now_[j] < platform_.links()[li].bandwidth_Bps * (1 - kLooseMargin)))
+        return false;
+    }
+    return true;
   }
 
   // The bottleneck clock. Progressive filling starts from every link's fill level, its capacity over the
@@ -453,6 +586,7 @@ private:
     for (std::uint32_t gid : active_groups_) {
       Group& g = groups_[gid];
       g.value = lambda_ / g.penalty;
+      count_load(g, static_cast<double>(g.flows.size()) * g.value);
       g.last_update = now_;
       g.touched = false;
       done_heap_.schedule(gid, now_ + std::max(0.0, g.front_finish_v - g.v) / g.value);
@@ -549,6 +683,7 @@ private:
       return;
     link_mark_[li] = mark_;
     link_slot_[li] = static_cast<std::uint32_t>(comp_links_.size());
+    link_loose_[li] = 0;
     comp_links_.push_back(l);
   }
 
@@ -558,21 +693,49 @@ private:
   // flows) or a flow reaches its bound. Components are small (tens of groups),
   // so plain scans beat heaps here. Results go to sg_[k].value for the k-th
   // group of comp_groups_.
-  void solve_maxmin()
+  // Returns false, leaving the groups as they were, when a loose link of a part (solve_changed_part) would
+  // saturate.
+  bool solve_maxmin()
   {
     std::size_t nl = comp_links_.size();
     cap_.resize(nl);
     usage_.resize(nl);
     users_.resize(nl);
     level_.resize(nl);
-    // every group on a component link is in the component: the running sums apply
+    // every group on a component link is in the component: the running sums apply; a loose link of a part
+    // offers what the groups outside it leave, to the part's groups
+    bool any_loose = false;
     for (std::size_t j = 0; j < nl; ++j) {
       auto li = static_cast<std::size_t>(comp_links_[j]);
       cap_[j] = platform_.links()[li].bandwidth_Bps;
       usage_[j] = link_weight_sum_[li];
       users_[j] = static_cast<std::uint32_t>(link_groups_[li].size());
+      if (link_loose_[li]) {
+        any_loose = true;
+        cap_[j] -= link_load_[li];
+        usage_[j] = 0;
+        users_[j] = 0;
+      }
     }
     std::size_t ng = comp_groups_.size();
+    if (any_loose) {
+      for (std::uint32_t gid : comp_groups_) {
+        const Group& g = groups_[gid];
+        const RouteInfo& route = *g.route;
+        double m = static_cast<double>(g.flows.size());
+        for (std::size_t u = 0; u < route.shared_uses.size(); ++u) {
+          auto li = static_cast<std::size_t>(route.shared_uses[u].first);
+          if (!link_loose_[li])
+            continue;
+          std::size_t j = link_slot_[li];
+          cap_[j] += g.load_mv * route.shared_uses[u].second;
+          usage_[j] += m * route.shared_weights[u];
+          ++users_[j];
+        }
+      }
+      for (std::size_t j = 0; j < nl; ++j)
+        cap_[j] = std::max(0.0, cap_[j]);
+    }
     sg_.resize(ng);
     for (std::size_t k = 0; k < ng; ++k) {
       const Group& g = groups_[comp_groups_[k]];
@@ -631,6 +794,8 @@ private:
         for (std::size_t j = 0; j < nl; ++j) {
           if (level_[j] > lambda_c * kTie)
             continue;
+          if (link_loose_[static_cast<std::size_t>(comp_links_[j])])
+            return false; // a loose link would saturate: the whole component decides
           for (const LinkUse& lu : link_groups_[static_cast<std::size_t>(comp_links_[j])]) {
             std::uint32_t k = groups_[lu.group].solve_index;
             if (sg_[k].value == -1) {
@@ -653,6 +818,7 @@ private:
           if (sg_[k].value < 0)
             fix(k, std::min(sg_[k].bound, lambda_c / sg_[k].penalty));
     }
+    return true;
   }
 
   struct SolveGroup {
@@ -664,6 +830,7 @@ private:
   bool crosstraffic_;
   bool use_cache_;
   bool use_clock_;
+  bool use_loose_;
   SlotPool<Flow> flows_;
   std::unordered_map<std::uint64_t, RouteInfo> routes_;
   std::vector<Group> groups_; // one per route, indexed by RouteInfo::id
@@ -696,6 +863,10 @@ private:
   CompletionHeap link_levels_;                      // active links by fill level
   CompletionHeap clock_heap_;                       // groups on the clock, by the reading at which their first flow ends
   std::map<double, std::uint32_t> bound_counts_;    // active groups per finite lambda_bound
+  std::vector<double> link_load_;         // per link: the flows' use of it at their values (loose links)
+  std::vector<std::uint8_t> link_loose_;  // per link visited in this solve: loose, not searched through
+  std::vector<std::uint32_t> touched_list_; // groups whose flows changed since the last solve
+  std::vector<double> load_now_;          // per component link: how a part's new values change its load
   NetworkCounters counters_;
   std::uint64_t seq_ = 0;
   std::uint32_t mark_ = 0;

@@ -32,7 +32,7 @@ $ perfcast lb replay examples/traces/imbalance64 -p examples/platforms/cluster16
 >   "core_list": [
 >     {
 >       "compute_s": 0.3538115724280008,
->       "compute_without_balancing_s": 0.5455434775919995,
+>       "compute_without_balancing_s": 0.5455434775919996,
 >       "core": 0,
 >       "host": "node-0"
 >     },
