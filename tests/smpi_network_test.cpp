@@ -438,8 +438,9 @@ TEST(SmpiNetwork, ALooseCoreDoesNotTieTheRoutesIntoOneSolve)
       ASSERT_NEAR(split[i], joined[i], 1e-12 * ref[i]) << "core " << core_bw << " message " << i;
     }
     EXPECT_EQ(whole.part_solves, 0u);
+    // the saturated host links chain around the ring, so most parts would be the whole component and the model
+    // tries them every 32nd solve only; what it solves by parts must still agree
     if (core_bw >= 3e10)
-      EXPECT_GT(parts.part_solves, parts.solves / 2) << "core " << core_bw << ": " << parts.part_solves << " of "
-                                                      << parts.solves;
+      EXPECT_GT(parts.part_solves, 0u) << "core " << core_bw;
   }
 }

@@ -348,7 +348,9 @@ private:
     if (left_clock)
       leave_clock();
     ++counters_.solves;
-    if (use_loose_ && !left_clock && solve_changed_part()) {
+    // parts that lately were (nearly) the whole component, or failed, are tried again every 32nd solve only
+    bool try_part = use_loose_ && !left_clock && (!part_futile_ || (++solves_since_part_ & 31) == 0);
+    if (try_part && solve_changed_part()) {
       ++counters_.part_solves;
       for (int l : dirty_links_)
         link_dirty_[static_cast<std::size_t>(l)] = false;
@@ -485,11 +487,12 @@ private:
     release_finished_loads(); // which links were saturated is decided: what the ended groups used is free
     if (comp_groups_.empty())
       return true;
+    part_futile_ = comp_groups_.size() * 10 >= active_groups_.size() * 9;
     bool cached = cached_solution();
     if (!cached && !solve_maxmin())
-      return false;
+      return part_futile_ = true, false;
     if (!loose_links_hold())
-      return false;
+      return part_futile_ = true, false;
     if (!cached)
       store_solution();
     apply_solution();
@@ -866,7 +869,9 @@ private:
   std::vector<double> link_load_;         // per link: the flows' use of it at their values (loose links)
   std::vector<std::uint8_t> link_loose_;  // per link visited in this solve: loose, not searched through
   std::vector<std::uint32_t> touched_list_; // groups whose flows changed since the last solve
-  std::vector<double> load_now_;          // per component link: how a part's new values change its load
+  std::vector<double> load_now_;
+  bool part_futile_ = false;           // the last part was (nearly) the whole component, or failed
+  std::uint32_t solves_since_part_ = 0;          // per component link: how a part's new values change its load
   NetworkCounters counters_;
   std::uint64_t seq_ = 0;
   std::uint32_t mark_ = 0;

@@ -24,7 +24,7 @@ $ perfcast forecast examples/traces/collectives-scaling/1 examples/traces/collec
 >       "method": "extrapolated-replay",
 >       "predicted_s": [
 >         0.2141882129614665,
->         0.3128802281450897,
+>         0.31288022814508976,
 >         0.49384969402078194
 >       ],
 >       "validated": true,
@@ -153,11 +153,11 @@ $ perfcast forecast examples/traces/collectives-scaling/1 examples/traces/collec
 >     },
 >     {
 >       "band_s": [
->         0.3128802281450897,
->         0.3128802281450897
+>         0.31288022814508976,
+>         0.31288022814508976
 >       ],
 >       "method": "extrapolated-replay",
->       "predicted_s": 0.3128802281450897,
+>       "predicted_s": 0.31288022814508976,
 >       "procs": 32,
 >       "warnings": []
 >     },

@@ -4,6 +4,7 @@
 
 #include "core/Error.hpp"
 #include "phase/KernelDatabase.hpp"
+#include "phase/KernelListing.hpp"
 #include "phase/KernelLadder.hpp"
 #include "phase/KernelProcess.hpp"
 
@@ -155,49 +156,8 @@ int run_kernels_build(const KernelsBuildArgs& a)
 
 int run_kernels_list(const KernelsListArgs& a)
 {
-  const KernelDatabase db = KernelDatabase::open(a.database);
-  nlohmann::json out = {{"database", a.database}, {"machine", db.machine()}, {"procs", db.procs()},
-                        {"version", db.version()}, {"kernels", nlohmann::json::array()}};
-  std::string text = fmt::format("kernel database {} (machine {}, {} processes), format version {}\n\n{:<8} {:>10} {:>5} {:>12} {:>12}\n",
-                                 a.database, db.machine(), db.procs(), db.version(), "kernel", "size", "runs", "mean_s", "model_s");
-  for (const std::string& name : db.kernels()) {
-    std::map<double, std::vector<double>> runs;
-    for (const KernelPoint& p : db.points(name)) runs[p.size].push_back(p.seconds);
-    nlohmann::json k = {{"name", name}, {"sizes", nlohmann::json::array()}, {"runs", nlohmann::json::array()},
-                        {"mean_s", nlohmann::json::array()}, {"model_s", nlohmann::json::array()}};
-    // what the size counts (phases predict --size-dim compares sizes in points)
-    try {
-      const KernelSizeUnit unit = db.size_unit(name);
-      k["size_counts"] = unit.counts;
-      k["size_dim"] = unit.dim;
-      text += fmt::format("{:<8} size: {} (K^{} points)\n", name, unit.counts, unit.dim);
-    } catch (const Error& e) {
-      k["size_counts"] = nullptr;
-      k["size_dim"] = nullptr;
-      text += fmt::format("{:<8} size: unknown ({})\n", name, e.what());
-    }
-    std::string why;
-    std::optional<KernelModel> model;
-    try {
-      model.emplace(db.model(name));
-    } catch (const Error& e) {
-      why = e.what();
-      k["model_error"] = why;
-    }
-    for (const auto& [size, seconds] : runs) {
-      double mean = 0;
-      for (double s : seconds) mean += s / static_cast<double>(seconds.size());
-      k["sizes"].push_back(size);
-      k["runs"].push_back(seconds.size());
-      k["mean_s"].push_back(mean);
-      if (model) k["model_s"].push_back(model->seconds_at(size));
-      text += fmt::format("{:<8} {:>10} {:>5} {:>12.4e} {:>12}\n", name, size, seconds.size(), mean,
-                          model ? fmt::format("{:.4e}", model->seconds_at(size)) : "-");
-    }
-    if (!why.empty()) text += fmt::format("{:<8} no model: {}\n", name, why);
-    out["kernels"].push_back(k);
-  }
-  std::cout << (a.json ? out.dump(2) + "\n" : text);
+  const KernelListing l = list_kernel_database(KernelDatabase::open(a.database), a.database);
+  std::cout << (a.json ? l.to_json().dump(2) + "\n" : l.text());
   return 0;
 }
 
