@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -76,7 +77,13 @@ Case parse_case(const std::string& path)
     } else if (line.rfind("? ", 0) == 0) {
       if (c.steps.empty())
         throw std::runtime_error(path + ":" + std::to_string(lineno) + ": status before any `$ ` command");
-      c.steps.back().status = std::stoi(line.substr(2));
+      const std::string digits = line.substr(2);
+      int status = 0;
+      auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), status);
+      if (ec != std::errc() || end != digits.data() + digits.size())
+        throw std::runtime_error(path + ":" + std::to_string(lineno) + ": expected an exit status after `? `, got `" +
+                                 digits + "`");
+      c.steps.back().status = status;
     } else if (line.empty() || line[0] == '#') {
       notes.push_back(line);
     } else {

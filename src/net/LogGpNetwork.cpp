@@ -134,11 +134,9 @@ private:
     if (it != cache_.end())
       return it->second;
     Route r = platform_.route(src, dst);
-    double min_bw = kNever;
-    for (int l : r.links)
-      min_bw = std::min(min_bw, platform_.links()[static_cast<std::size_t>(l)].bandwidth_Bps);
+    double min_bw = platform_.narrowest_bandwidth(r);
     Cost c{p_.latency_s >= 0 ? p_.latency_s : r.latency_s,
-           p_.gap_per_byte_s >= 0 ? p_.gap_per_byte_s : (min_bw == kNever ? 0.0 : 1.0 / min_bw)};
+           p_.gap_per_byte_s >= 0 ? p_.gap_per_byte_s : (min_bw > 0 ? 1.0 / min_bw : 0.0)};
     return cache_.emplace(key, c).first->second;
   }
 

@@ -418,12 +418,16 @@ private:
   // cluster's backbone that does not saturate then no longer ties every node's flows into one solve.
   static constexpr double kLooseMargin = 1e-6;
 
-  bool loose(std::size_t li) const { return link_load_[li] < platform_.links()[li].bandwidth_Bps * (1 - kLooseMargin); }
+  bool loose_at(std::size_t li, double load) const
+  {
+    return load < platform_.links()[li].bandwidth_Bps * (1 - kLooseMargin);
+  }
+  bool loose(std::size_t li) const { return loose_at(li, link_load_[li]); }
 
   // Records flows x value of a group in the load of its links.
   void count_load(Group& g, double mv)
   {
-    if (mv == g.load_mv)
+    if (!use_loose_ || mv == g.load_mv)
       return;
     const RouteInfo& route = *g.route;
     for (const auto& use : route.shared_uses) {
@@ -487,12 +491,12 @@ private:
     release_finished_loads(); // which links were saturated is decided: what the ended groups used is free
     if (comp_groups_.empty())
       return true;
-    part_futile_ = comp_groups_.size() * 10 >= active_groups_.size() * 9;
     bool cached = cached_solution();
-    if (!cached && !solve_maxmin())
-      return part_futile_ = true, false;
-    if (!loose_links_hold())
-      return part_futile_ = true, false;
+    if ((!cached && !solve_maxmin()) || !loose_links_hold()) {
+      part_futile_ = true;
+      return false;
+    }
+    part_futile_ = comp_groups_.size() * 10 >= active_groups_.size() * 9;
     if (!cached)
       store_solution();
     apply_solution();
@@ -514,8 +518,7 @@ private:
     }
     for (std::size_t j = 0; j < comp_links_.size(); ++j) {
       auto li = static_cast<std::size_t>(comp_links_[j]);
-      if (link_loose_[li] &&
-          !(link_load_[li] + load_now_[j] < platform_.links()[li].bandwidth_Bps * (1 - kLooseMargin)))
+      if (link_loose_[li] && !loose_at(li, link_load_[li] + load_now_[j]))
         return false;
     }
     return true;
@@ -745,7 +748,7 @@ private:
       SolveGroup& s = sg_[k];
       s.penalty = g.penalty;
       s.bound = g.bound;
-      s.lambda_bound = s.bound < kNever ? s.bound * s.penalty : kNever;
+      s.lambda_bound = g.lambda_bound;
       s.value = -1; // unfixed
     }
     std::size_t unfixed = ng;

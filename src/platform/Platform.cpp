@@ -76,6 +76,16 @@ bool Platform::has_route(int src, int dst) const
   return in_star_[s] && in_star_[d];
 }
 
+double Platform::narrowest_bandwidth(const Route& r) const
+{
+  if (r.links.empty())
+    return 0;
+  double bw = links_[static_cast<std::size_t>(r.links.front())].bandwidth_Bps;
+  for (int l : r.links)
+    bw = std::min(bw, links_[static_cast<std::size_t>(l)].bandwidth_Bps);
+  return bw;
+}
+
 Route Platform::route(int src, int dst) const
 {
   Route r;

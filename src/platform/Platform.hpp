@@ -88,6 +88,8 @@ public:
   bool has_route(int src, int dst) const;
   /// The route between two hosts; throws Error when there is none.
   Route route(int src, int dst) const;
+  /// The smallest bandwidth of a route's links; 0 for a route without links.
+  double narrowest_bandwidth(const Route& r) const;
   /// The error for a pair of hosts without a route, naming the platform's file.
   std::string no_route_message(int src, int dst) const;
 

@@ -28,11 +28,7 @@ Nic nic_of_route(const Platform& platform, int src, int dst)
   Route r = platform.route(src, dst);
   if (r.links.empty())
     return {};
-  double bw = 0;
-  for (int l : r.links) {
-    double b = platform.links()[static_cast<std::size_t>(l)].bandwidth_Bps;
-    bw = bw == 0 ? b : std::min(bw, b);
-  }
+  double bw = platform.narrowest_bandwidth(r);
   return {r.latency_s, bw > 0 ? 1.0 / bw : 0.0, true};
 }
 

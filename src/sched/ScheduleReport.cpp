@@ -30,12 +30,7 @@ nlohmann::json column_json(const ColumnSummary& s)
 RouteCost route_cost(const Platform& platform, int from, int to)
 {
   Route r = platform.route(from, to);
-  double bw = 0;
-  for (int l : r.links) {
-    double b = platform.links()[static_cast<std::size_t>(l)].bandwidth_Bps;
-    bw = bw == 0 ? b : std::min(bw, b);
-  }
-  return {bw, r.latency_s};
+  return {platform.narrowest_bandwidth(r), r.latency_s};
 }
 
 std::vector<ScheduleRow> run_processes(const Platform& platform, const std::vector<ComputerSpec>& computers,
