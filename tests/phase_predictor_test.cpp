@@ -308,3 +308,30 @@ TEST(PhasePredictor, TheSpanOfTheSmallSizesBoundsTheFactorTheyCarry) {
   for (const std::string& w : f.warnings) warned = warned || w.find("span 1.19x") != std::string::npos;
   EXPECT_TRUE(warned) << testing::PrintToString(f.warnings);
 }
+
+TEST(PhasePredictor, AKernelThatFailsItsValidationNeverAnswers) {
+  // Phase B (n^2) at three sizes against a linear kernel only: sF = n / (t / 1e-3) = 10 / n falls from 0.25 to
+  // 0.14, yet near enough to its line for the cascade (AbsAM and PredDev under 0.5 at 80), so the kernel
+  // matches by shape; held out, it misses each size by far more than kValidationLimit. With three sizes the
+  // own fit cannot be trained on two, so neither validates: the phase's trend (the own fit, exact here)
+  // answers, marked unvalidated, naming the kernel's answer, with a warning saying so.
+  std::vector<SizeRun> runs;
+  for (double n : {40.0, 56.0, 72.0}) runs.push_back({n, phase_b(n) / 0.9, {{"B", phase_b(n)}}});
+  const RunForecast f = predict_run(runs, {"B"}, {power_kernel("linear", 1e-3, 1)}, 80);
+  const PhaseForecast& b = f.phases[0];
+  ASSERT_EQ(b.selection.chosen, 0) << b.selection.reason;
+  ASSERT_TRUE(b.kernel_s);
+  EXPECT_GT(b.kernel_cv_smape, kValidationLimit);
+  EXPECT_LT(b.own_fit_cv_smape, 0); // leave-one-out over three sizes: the own fit is not validated
+  EXPECT_FALSE(b.validated);
+  EXPECT_EQ(b.method, "trend");
+  EXPECT_NEAR(b.predicted_s, phase_b(80), 1e-6 * phase_b(80));
+  EXPECT_GT(std::abs(*b.kernel_s - phase_b(80)), 0.2 * phase_b(80)); // what the kernel would have answered
+  // the band is the trend's: an exact n^2 grows as n^2 between every two sizes, so it is the answer itself
+  EXPECT_NEAR(b.low_s, phase_b(80), 1e-6 * phase_b(80));
+  EXPECT_NEAR(b.high_s, phase_b(80), 1e-6 * phase_b(80));
+  EXPECT_NE(b.why.find("kernel linear"), std::string::npos) << b.why;
+  bool warned = false;
+  for (const std::string& w : f.warnings) warned = warned || w.find("phase B: neither method validated") == 0;
+  EXPECT_TRUE(warned) << ::testing::PrintToString(f.warnings);
+}

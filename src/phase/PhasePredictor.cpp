@@ -83,16 +83,20 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
   } else {
     f.own_fit_cv_smape = -1;
   }
-  // The kernel answers unless the own fit validated and did better; scores
-  // within 1e-9 are a tie (rounding), and a tie goes to the kernel, the
-  // paper's method. Scores that differ by less than the runs' spread are
-  // not told apart by them, and neither method is simpler than the other:
-  // their mean answers (equal weights, as in forecast combination).
-  const bool both = f.kernel_s && f.kernel_cv_smape >= 0 && own && f.own_fit_cv_smape >= 0;
-  const bool close = both && !scaling.best_score && scaling.spread > 0 &&
+  // Only a method that validated within kValidationLimit answers. Between
+  // two, the kernel answers unless the own fit did better; scores within
+  // 1e-9 are a tie (rounding), and a tie goes to the kernel, the paper's
+  // method. Scores that differ by less than the runs' spread are not told
+  // apart by them, and neither method is simpler than the other: their mean
+  // answers (equal weights, as in forecast combination). When neither
+  // validated, the phase's own fit gives its measured trend, marked so, with
+  // the band of what the methods give at the target.
+  const auto passes = [](double score) { return score >= 0 && score <= kValidationLimit; };
+  const bool kernel_ok = f.kernel_s && passes(f.kernel_cv_smape);
+  const bool own_ok = own && passes(f.own_fit_cv_smape);
+  const bool close = kernel_ok && own_ok && !scaling.best_score && scaling.spread > 0 &&
                      std::abs(f.kernel_cv_smape - f.own_fit_cv_smape) <= scaling.spread + 1e-12;
-  const bool own_better = own && f.own_fit_cv_smape >= 0 &&
-                          (f.kernel_cv_smape < 0 || f.own_fit_cv_smape + 1e-9 < f.kernel_cv_smape);
+  const bool own_better = own_ok && (!kernel_ok || f.own_fit_cv_smape + 1e-9 < f.kernel_cv_smape);
   if (close) {
     f.predicted_s = (*f.kernel_s + f.own_fit_s) / 2;
     f.method = "combined";
@@ -101,27 +105,65 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
                         kernels[f.selection.chosen].name(), *f.kernel_s, f.own_fit.describe(), f.own_fit_s,
                         f.validation, score_text(f.kernel_cv_smape), score_text(f.own_fit_cv_smape),
                         score_text(scaling.spread));
-  } else if (f.kernel_s && !own_better) {
+  } else if (kernel_ok && !own_better) {
     f.predicted_s = *f.kernel_s;
     f.method = "kernel";
     f.why = fmt::format("kernel {}: {} SMAPE {}, own fit {}: {}", kernels[f.selection.chosen].name(), f.validation,
                         score_text(f.kernel_cv_smape), own ? f.own_fit.describe() : "none",
                         score_text(f.own_fit_cv_smape));
-  } else if (own) {
+  } else if (own_ok) {
     f.predicted_s = f.own_fit_s;
     f.method = "own-fit";
     f.why = f.kernel_s ? fmt::format("own fit {}: {} SMAPE {}, better than kernel {}: {}", f.own_fit.describe(),
                                      f.validation, score_text(f.own_fit_cv_smape),
                                      kernels[f.selection.chosen].name(), score_text(f.kernel_cv_smape))
-                       : fmt::format("no kernel matches ({}); own fit {}", f.selection.reason, f.own_fit.describe());
+                       : fmt::format("no kernel matches ({}); own fit {}: {} SMAPE {}", f.selection.reason,
+                                     f.own_fit.describe(), f.validation, score_text(f.own_fit_cv_smape));
+  } else if (own || f.kernel_s) {
+    f.validated = false;
+    f.method = own ? "trend" : "kernel";
+    f.predicted_s = own ? f.own_fit_s : *f.kernel_s;
+    // The band: the own fit's indistinguishable forms, and the series' own
+    // growth carried from its largest size at each local exponent between two
+    // neighbouring sizes (the trend as measured, whatever form fits it). The
+    // kernel's answer failed validation and is named, not taken into it.
+    f.low_s = f.high_s = f.predicted_s;
+    if (own) {
+      f.low_s = std::min(f.low_s, f.own_fit_low_s);
+      f.high_s = std::max(f.high_s, f.own_fit_high_s);
+    }
+    for (std::size_t i = 1; i < sizes.size(); ++i)
+      if (times[i - 1] > 0 && times[i] > 0 && sizes[i] > sizes[i - 1]) {
+        const double slope = std::log(times[i] / times[i - 1]) / std::log(sizes[i] / sizes[i - 1]);
+        const double carried = times.back() * std::pow(target / sizes.back(), slope);
+        f.low_s = std::min(f.low_s, carried);
+        f.high_s = std::max(f.high_s, carried);
+      }
+    const std::string kernel_text =
+        f.kernel_s ? fmt::format("kernel {} ({} SMAPE {}, {:.4g} s)", kernels[f.selection.chosen].name(),
+                                 f.validation, score_text(f.kernel_cv_smape), *f.kernel_s)
+                   : fmt::format("no kernel ({})", f.selection.reason);
+    const std::string own_text = own ? fmt::format("own fit {} ({} SMAPE {}, {:.4g} s)", f.own_fit.describe(),
+                                                   f.validation, score_text(f.own_fit_cv_smape), f.own_fit_s)
+                                     : "no own fit";
+    f.why = fmt::format("not validated: {} and {}; {}", kernel_text, own_text,
+                        own ? "the phase's measured trend answers" : "the kernel answers unvalidated");
+    warnings.push_back(fmt::format(
+        "phase {}: neither method validated within {:.0f}% ({}; {}): {:.4g} s is {}, {:.4g} to {:.4g} s as the "
+        "small sizes' growth carries it; {}",
+        name, 100 * kValidationLimit, kernel_text, own_text, f.predicted_s,
+        own ? "its measured trend" : "the kernel's", f.low_s, f.high_s,
+        sizes.size() < 4 ? "a fourth small size would let forward validation judge the own fit"
+                         : "more small sizes, or repeats to lower their spread, would let a method validate"));
   } else {
     throw Error(fmt::format("phase {}: no kernel matches ({}) and its times cannot be fitted", name,
                             f.selection.reason));
   }
+  if (f.validated) f.low_s = f.high_s = f.predicted_s;
   // An own fit in the answer whose indistinguishable forms disagree at the
   // target by more than the goal (+-10%): the span of the small runs
   // cannot carry the extrapolation asked.
-  if (own && f.method != "kernel" && f.own_fit_high_s - f.own_fit_low_s > 0.2 * f.own_fit_s) {
+  if (f.validated && own && f.method != "kernel" && f.own_fit_high_s - f.own_fit_low_s > 0.2 * f.own_fit_s) {
     const double lo = sizes.front(), hi = sizes.back();
     warnings.push_back(fmt::format("phase {}: the small runs admit own-fit forms giving {:.4g} to {:.4g} s at size "
                                    "{:.4g} (chosen {:.4g} s); sizes {:.4g} to {:.4g} span {:.3g}x and the target is "
@@ -361,6 +403,8 @@ RunForecast predict_run(const std::vector<SizeRun>& runs, const std::vector<std:
                         f.samples_per_rank, kMinPhaseSamples, out.total.candidates[out.total.chosen].rule,
                         100 * pooled);
     f.share = out.total.total_s > 0 ? f.predicted_s / out.total.total_s : 0.0;
+    f.validated = true; // carried by the run's rule, validated with it
+    f.low_s = f.high_s = f.predicted_s;
   }
   return out;
 }

@@ -40,6 +40,13 @@ struct SizeRun {
 /// sqrt(N) / N = 10% at N = 100, the goal, before any extrapolation.
 constexpr double kMinPhaseSamples = 100;
 
+/// The largest validation error (SMAPE over the small runs held out) of a
+/// method that may answer for a phase. Held out inside the series, a method
+/// is asked less than at a target beyond it; one that misses by more than
+/// 20% there, the error above which a prediction must carry a warning, is
+/// not expected to do better at the target.
+constexpr double kValidationLimit = 0.2;
+
 /// One repeated run of a small size: seconds per rank of the run and of each phase.
 struct RepeatTimes {
   double total_seconds = 0;
@@ -89,8 +96,9 @@ struct PhaseForecast {
   double own_fit_cv_smape = 0;        ///< validation score (SMAPE) of the own fit
   std::string validation;             ///< "forward" or "leave-one-out"
   double predicted_s = 0; ///< the answer: the better-scored of the two
-  /// "kernel", "own-fit", "combined" (their mean) or "remainder-share" (a
-  /// thinly sampled phase carried with the time outside the phases)
+  /// "kernel", "own-fit", "combined" (their mean), "trend" (the own fit where
+  /// neither validated) or "remainder-share" (a thinly sampled phase carried
+  /// with the time outside the phases)
   std::string method;
   std::string why;        ///< why that one
   double share = 0;       ///< share of the predicted run at the target size
@@ -98,6 +106,11 @@ struct PhaseForecast {
   /// sizes of the phase's own spread (the run's when not recorded).
   double spread = 0;
   double samples_per_rank = -1; ///< the fewest samples per rank at a small size (-1: the rate is unknown)
+  /// False when neither the kernel nor the own fit validated within
+  /// kValidationLimit: `predicted_s` is then the phase's measured trend (its
+  /// own fit) and [low_s, high_s] spans what the methods give at the target.
+  bool validated = true;
+  double low_s = 0, high_s = 0; ///< the band at the target (both `predicted_s` when validated)
 };
 
 /// How eq. 1 compares the application's size with each kernel's (beyond the

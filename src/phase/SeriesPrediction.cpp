@@ -53,7 +53,7 @@ std::string forecast_svg(const PhaseRunLog& log, const std::vector<SizeRun>& run
     PlotSeries measured{p.name + ", measured", colour, {}, true};
     for (const SizeRun& r : runs) measured.points.push_back({r.size, r.phase_seconds.at(p.name)});
     series.push_back(measured);
-    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : p.method == "remainder-share" ? "with the time outside the phases" : "own fit"), colour, {}, false};
+    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : p.method == "remainder-share" ? "with the time outside the phases" : p.method == "trend" ? "measured trend, not validated" : "own fit"), colour, {}, false};
     predicted.points.push_back({runs.back().size, runs.back().phase_seconds.at(p.name)});
     predicted.points.push_back({f.size, p.predicted_s});
     series.push_back(predicted);
@@ -188,6 +188,7 @@ nlohmann::json SeriesPrediction::to_json() const {
                   {"own_fit_why", p.own_fit_why}, {"own_fit_best_scored", p.own_fit_best_scored.describe()},
                   {"own_fit_range_s", {p.own_fit_low_s, p.own_fit_high_s}}, {"spread", p.spread},
                   {"samples_per_rank", p.samples_per_rank >= 0 ? nlohmann::json(p.samples_per_rank) : nlohmann::json(nullptr)},
+                  {"validated", p.validated}, {"band_s", {p.low_s, p.high_s}},
                   {"candidates", cands}});
     if (measured) {
       const double m = measured->phase_s.at(p.name);
@@ -263,6 +264,8 @@ void SeriesPrediction::print_table(std::ostream& out) const {
                              100 * p.spread);
     out << fmt::format("  predicted {:.4g} s ({}); share {:.1f}%; {}\n", p.predicted_s, p.method,
                              100 * p.share, p.why);
+    if (!p.validated)
+      out << fmt::format("  not validated: {:.4g} to {:.4g} s at {:g} as the small sizes' growth carries it\n", p.low_s, p.high_s, f.size);
     if (measured) {
       const double m = measured->phase_s.at(p.name);
       out << fmt::format("  measured {:.4g} s, share {:.1f}%: error {:+.1f}%\n", m,
@@ -293,6 +296,7 @@ void SeriesPrediction::print_table(std::ostream& out) const {
                                p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel
                                : p.method == "combined" ? "mean of kernel " + p.candidates[p.selection.chosen].kernel + " and own fit"
                                : p.method == "remainder-share" ? "with the time outside the phases"
+                               : p.method == "trend" ? "measured trend, not validated"
                                : p.selection.chosen >= 0
                                    ? "own fit; kernel " + p.candidates[p.selection.chosen].kernel + " validated worse"
                                    : "own fit; no kernel matches",
