@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <fcntl.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -39,13 +40,42 @@ std::atomic<bool> g_from_kernel{false}; // the terminal's Ctrl-C, not another pr
 
 void on_signal(int sig, siginfo_t* info, void*)
 {
-  // async-signal-safe only: atomic stores and sem_post
+  // async-signal-safe only: atomic stores and sem_post; errno is the
+  // interrupted code's
+  const int saved_errno = errno;
   if (g_count.load() == 0)
     g_from_kernel.store(info && info->si_code > 0);
   g_count.fetch_add(1);
   int expected = 0;
   g_signal.compare_exchange_strong(expected, sig);
   sem_post(&g_wake);
+  errno = saved_errno;
+}
+
+// a /proc file's text, or "" when it cannot be read: a process that ends while
+// it is read makes read() fail with ESRCH, which a std::ifstream turns into an
+// exception from inside the stream buffer
+std::string read_proc_file(const std::filesystem::path& path)
+{
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return {};
+  std::string text;
+  char buf[512];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      text.append(buf, static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      text.clear();
+    break;
+  }
+  ::close(fd);
+  return text;
 }
 
 // the processes below `root` (a launcher's ranks, which Open MPI puts in
@@ -60,8 +90,7 @@ std::vector<pid_t> descendants(pid_t root, pid_t outside_group = 0)
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos)
       continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string stat = read_proc_file(entry.path() / "stat");
     const auto close = stat.rfind(')'); // the command name may hold spaces and parentheses
     if (close == std::string::npos)
       continue;
