@@ -4,6 +4,7 @@
 #include "phase/ScalingFit.hpp"
 
 #include <cmath>
+#include <random>
 #include <gtest/gtest.h>
 
 using namespace perfcast::phase;
@@ -101,7 +102,7 @@ TEST(ScalingFit, ARepeatedSizesSpreadIsItsRelativeRange) {
 }
 
 TEST(ScalingFit, ALogSquaredFactorIsNotChosenOverAShortSpan) {
-  // What broke in session 13: CoMD's phase at sizes 16..22 (1.375x) got
+  // CoMD's phase at sizes 16..22 (1.375x) got
   // n^3 log2(n)^2, which adds ~40% extrapolated 2x. Here t = 2e-4 n^3 with
   // +-2% noise at 16, 18, 20, 22, a spread of 4% between repeats. Over these
   // sizes log2(n) is 4 to 4.46 and log2(n)^2 departs from its closest power
@@ -128,7 +129,7 @@ TEST(ScalingFit, ALogSquaredFactorIsNotChosenOverAShortSpan) {
   }
   EXPECT_GT(c.admitted.size(), 1u);
   EXPECT_GT((hi - lo) / c.chosen(44), 0.2);
-  // Session 13's rule (least squares on seconds, the smallest score) takes
+  // The plain Extra-P rule (least squares on seconds, the smallest score) takes
   // a log-squared form on the same points.
   const ScalingChoice old = choose_scaling(n, t, {0, true});
   EXPECT_EQ(old.chosen.log_power, 2) << old.why;
@@ -153,8 +154,77 @@ TEST(ScalingFit, AGenuineLogFactorOverASixteenfoldSpanIsStillFound) {
   EXPECT_NEAR(c.chosen(512) / 1207.959552, 1, 0.01);
   // Least squares on seconds lets 256 outweigh 16 by 4 orders of magnitude:
   // the small sizes' relative errors explode under leave-one-out and the
-  // search lands elsewhere (session 13's rule).
+  // search lands elsewhere (the plain Extra-P rule).
   const ScalingChoice old = choose_scaling(n, t, {0, true});
   EXPECT_FALSE(old.chosen.exponent == 3 && old.chosen.log_power == 1) << old.why;
   EXPECT_GT(old.chosen.loo_smape, 0.3);
+}
+
+TEST(ScalingFit, ASeriesGrowsFallsOrIsFlatAgainstItsNoise) {
+  // t = n on 10..40: the log-log line has slope 1 and changes 4x - 1 = 300% over the span.
+  const SeriesTrend up = series_trend({10, 20, 40}, {10, 20, 40}, 0.05);
+  EXPECT_EQ(up.direction, Direction::growing);
+  EXPECT_NEAR(up.change, 3, 1e-12);
+  EXPECT_DOUBLE_EQ(up.noise, 0.05);
+  EXPECT_NE(up.describe().find("grows 300%"), std::string::npos) << up.describe();
+  EXPECT_EQ(series_trend({10, 20, 40}, {40, 20, 10}, 0.05).direction, Direction::falling);
+  // A 4% rise where a size's repeats differ by 5% is flat.
+  EXPECT_EQ(series_trend({10, 20, 40}, {1, 1.02, 1.04}, 0.05).direction, Direction::flat);
+  // Without repeats the noise is twice the relative RMS residual about the
+  // line: 1, 1.2, 1 on a span with no trend has slope 0 and is flat.
+  const SeriesTrend scatter = series_trend({10, 20, 40}, {1, 1.2, 1}, 0);
+  EXPECT_EQ(scatter.direction, Direction::flat);
+  EXPECT_GT(scatter.noise, 0.1);
+}
+
+TEST(ScalingFit, ALinearPhaseUnderNoiseNeverGetsTheConstant) {
+  // The new user's ring: a phase of 0.2 ms per unit of size from 1000 to
+  // 5000, each size's median of three repeats with 8% noise (seeded), a
+  // spread of the repeats' range. Among the forms within that spread of the
+  // best score the constant is the simplest, and it could answer for such
+  // a series (the new user saw -53% at 8000). A series that grows beyond its noise admits no
+  // constant: over 40 draws the answer at 8000 is a growing form, within 25%
+  // of the truth, 1.6 s, in every draw and within 10% on average.
+  std::mt19937_64 rng(20261204);
+  std::normal_distribution<double> noise(0, 0.08);
+  const std::vector<double> n = {1000, 2000, 3000, 4000, 5000};
+  double sum_error = 0;
+  for (int draw = 0; draw < 40; ++draw) {
+    std::vector<double> t, spreads;
+    for (double x : n) {
+      std::vector<double> r;
+      for (int k = 0; k < 3; ++k) r.push_back(2e-4 * x * (1 + noise(rng)));
+      t.push_back(perfcast::median(r));
+      spreads.push_back(perfcast::relative_range(r));
+    }
+    const ScalingChoice c = choose_scaling(n, t, {median_spread(spreads)});
+    ASSERT_EQ(c.trend.direction, Direction::growing) << c.trend.describe();
+    EXPECT_NE(c.chosen.form(), "constant") << c.why;
+    for (const ScalingModel& m : c.admitted) EXPECT_NE(m.form(), "constant") << c.why;
+    const double error = std::abs(c.chosen(8000) / 1.6 - 1);
+    EXPECT_LT(error, 0.25) << "draw " << draw << ": " << c.why;
+    sum_error += error;
+  }
+  EXPECT_LT(sum_error / 40, 0.10);
+}
+
+TEST(ScalingFit, NoFormHasANegativeFixedPart) {
+  // An n^3 sweep over a short span (100 to 130, no repeats): least squares
+  // fits the line n with a negative intercept (t = c0 + c1 n, c0 < 0) about
+  // as well as n^3, and past the span it falls behind. A phase's fixed part
+  // is not negative: the line is refitted through the origin, scores far
+  // worse, and n^3 answers; at 200 the truth is 8 s.
+  const std::vector<double> n = {100, 110, 120, 130};
+  std::vector<double> t;
+  for (double x : n) t.push_back(1e-6 * x * x * x);
+  const ScalingChoice c = choose_scaling(n, t, {0.02});
+  for (const ScalingModel& m : c.admitted) EXPECT_GE(m.c0, 0) << m.describe();
+  EXPECT_DOUBLE_EQ(c.chosen.exponent, 3) << c.why;
+  EXPECT_NEAR(c.chosen(200), 8, 1e-6);
+  // Fitted freely, the line's intercept is negative: t(100) - 100 t'(100) =
+  // 1 - 3 = -2 s on the tangent; the least-squares line is close to it.
+  double mn = 0, mt = 0, sxx = 0, sxy = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) mn += n[i] / 4, mt += t[i] / 4;
+  for (std::size_t i = 0; i < n.size(); ++i) sxx += (n[i] - mn) * (n[i] - mn), sxy += (n[i] - mn) * (t[i] - mt);
+  EXPECT_LT(mt - sxy / sxx * mn, -1.5);
 }

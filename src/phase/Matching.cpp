@@ -92,27 +92,23 @@ MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& 
   return m;
 }
 
-Selection select_kernel(const std::vector<MatchStats>& candidates, const CascadeRule& rule) {
+namespace {
+
+/// The cascade over the candidates `eligible` admits: the ranks, and the
+/// chosen index (-1 when none is admitted) with whether it was in every top.
+Selection run_cascade(const std::vector<MatchStats>& candidates, const CascadeRule& rule,
+                      const std::vector<bool>& admitted, bool& any_in_all, std::size_t& count) {
   Selection sel;
   sel.standings.resize(candidates.size());
   std::vector<int> eligible;
-  std::vector<std::string> beyond; // passed the thresholds, refused for their range
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const MatchStats& c = candidates[i];
-    const bool fits = c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max;
-    sel.standings[i].eligible = fits && c.in_range;
-    if (sel.standings[i].eligible) eligible.push_back(static_cast<int>(i));
-    if (fits && !c.in_range)
-      beyond.push_back(fmt::format("{} at {:.4g}, past {:.4g}", c.kernel, c.kernel_size, c.supported_max));
-  }
-  const std::string refused =
-      beyond.empty() ? ""
-                     : fmt::format("; refused beyond the sizes measured (one end segment on): {}", fmt::join(beyond, "; "));
-  if (eligible.empty()) {
-    sel.reason = fmt::format("no kernel has AbsAM < {} and PredDev < {} within its measured range{}",
-                             rule.abs_am_max, rule.pred_dev_max, refused);
-    return sel;
-  }
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (admitted[i]) {
+      sel.standings[i].eligible = true;
+      eligible.push_back(static_cast<int>(i));
+    }
+  count = eligible.size();
+  any_in_all = false;
+  if (eligible.empty()) return sel;
   // Rank the eligible by one statistic, ties by kernel name.
   auto rank_by = [&](auto key, int Standing::*slot) {
     std::vector<int> order = eligible;
@@ -126,7 +122,6 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
   rank_by([](const MatchStats& c) { return c.rmse; }, &Standing::rmse_rank);
   rank_by([](const MatchStats& c) { return c.std_dev; }, &Standing::std_dev_rank);
   rank_by([](const MatchStats& c) { return c.sf_cv; }, &Standing::sf_cv_rank);
-  bool any_in_all = false;
   for (int i : eligible) {
     Standing& s = sel.standings[i];
     s.in_all_tops = s.rmse_rank <= rule.top && s.std_dev_rank <= rule.top && s.sf_cv_rank <= rule.top;
@@ -146,13 +141,58 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
     const MatchStats &ci = candidates[i], &cb = candidates[sel.chosen];
     if (a < b || (a == b && (ci.rmse < cb.rmse || (ci.rmse == cb.rmse && ci.kernel < cb.kernel)))) sel.chosen = i;
   }
+  return sel;
+}
+
+} // namespace
+
+Selection select_kernel(const std::vector<MatchStats>& candidates, const CascadeRule& rule) {
+  std::vector<bool> admitted(candidates.size()), by_shape(candidates.size());
+  std::vector<std::string> beyond; // passed the thresholds, refused for their range
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const MatchStats& c = candidates[i];
+    const bool fits = c.abs_am < rule.abs_am_max && c.pred_dev < rule.pred_dev_max;
+    admitted[i] = fits && c.in_range;
+    by_shape[i] = c.abs_am < rule.abs_am_max;
+    if (fits && !c.in_range)
+      beyond.push_back(fmt::format("{} at {:.4g}, past {:.4g}", c.kernel, c.kernel_size, c.supported_max));
+  }
+  bool any_in_all = false;
+  std::size_t count = 0;
+  Selection sel = run_cascade(candidates, rule, admitted, any_in_all, count);
+  const std::string refused =
+      beyond.empty() ? ""
+                     : fmt::format("; refused beyond the sizes measured (one end segment on): {}", fmt::join(beyond, "; "));
+  // Only PredDev and the range depend on the target; the other statistics
+  // are the small runs'. The kernel the small runs alone would choose (AbsAM
+  // and the ranks) is named when the target refuses it, so that two targets
+  // of one series that answer through different kernels say why.
+  bool shape_all = false;
+  std::size_t shape_count = 0;
+  const Selection shape = run_cascade(candidates, rule, by_shape, shape_all, shape_count);
+  std::string moved;
+  if (shape.chosen >= 0 && shape.chosen != sel.chosen) {
+    const MatchStats& b = candidates[shape.chosen];
+    std::vector<std::string> what;
+    if (!(b.pred_dev < rule.pred_dev_max))
+      what.push_back(fmt::format("its PredDev is {:.3g} (not below {})", b.pred_dev, rule.pred_dev_max));
+    if (!b.in_range)
+      what.push_back(fmt::format("the target maps to size {:.4g}, past the {:.4g} it was measured to", b.kernel_size,
+                                 b.supported_max));
+    moved = fmt::format("; {} follows the small runs best, but at this target {}", b.kernel, fmt::join(what, " and "));
+  }
+  sel.shape_best = shape.chosen;
+  if (sel.chosen < 0) {
+    sel.reason = fmt::format("no kernel has AbsAM < {} and PredDev < {} within its measured range{}{}",
+                             rule.abs_am_max, rule.pred_dev_max, refused, moved);
+    return sel;
+  }
   const Standing& s = sel.standings[sel.chosen];
   sel.reason = fmt::format("{}: ranks {} (RMSE), {} (StdDev), {} (sFCV) among {} eligible kernel(s){}",
-                           candidates[sel.chosen].kernel, s.rmse_rank, s.std_dev_rank, s.sf_cv_rank,
-                           eligible.size(),
+                           candidates[sel.chosen].kernel, s.rmse_rank, s.std_dev_rank, s.sf_cv_rank, count,
                            any_in_all ? fmt::format(", in the top {} of all three", rule.top)
                                       : fmt::format("; no kernel is in the top {} of all three", rule.top)) +
-               refused;
+               refused + moved;
   return sel;
 }
 

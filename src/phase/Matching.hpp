@@ -106,6 +106,11 @@ struct Selection {
   std::vector<Standing> standings; ///< one per candidate, in the order given
   int chosen = -1;                 ///< index of the chosen candidate, -1 when none is eligible
   std::string reason;              ///< why this one (or why none)
+  /// The kernel the small runs alone would choose (the cascade on AbsAM and
+  /// the ranks, without PredDev and the range, the statistics that depend on
+  /// the target); -1 when none. Where it is not `chosen`, `reason` says what
+  /// the target refused it for.
+  int shape_best = -1;
 };
 
 /// Runs the cascade. The paper leaves ties and disagreement open; perfcast's

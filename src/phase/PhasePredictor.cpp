@@ -91,9 +91,27 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
   // answers (equal weights, as in forecast combination). When neither
   // validated, the phase's own fit gives its measured trend, marked so, with
   // the band of what the methods give at the target.
+  //
+  // Nor does a method whose answer goes against the series: beyond the
+  // largest size of a series that grows beyond its noise, an answer below
+  // that size's time less its noise would have the phase shrink as its input
+  // grows.
   const auto passes = [](double score) { return score >= 0 && score <= kValidationLimit; };
-  const bool kernel_ok = f.kernel_s && passes(f.kernel_cv_smape);
-  const bool own_ok = own && passes(f.own_fit_cv_smape);
+  const SeriesTrend trend = series_trend(sizes, times, scaling.spread);
+  const double floor_s =
+      !scaling.best_score && trend.direction == Direction::growing && target > sizes.back()
+          ? times.back() / (1 + trend.noise)
+          : 0.0;
+  std::string against; // the methods refused for shrinking
+  const auto follows = [&](double answer, const std::string& what) {
+    if (answer >= floor_s) return true;
+    against += fmt::format("; {} refused: {:.4g} s at {:.4g} is below {:.4g} s, measured at {:.4g}, where the series {}",
+                           what, answer, target, times.back(), sizes.back(), trend.describe());
+    return false;
+  };
+  const bool kernel_ok = f.kernel_s && passes(f.kernel_cv_smape) &&
+                         follows(*f.kernel_s, fmt::format("kernel {}", kernels[f.selection.chosen].name()));
+  const bool own_ok = own && passes(f.own_fit_cv_smape) && follows(f.own_fit_s, "own fit");
   const bool close = kernel_ok && own_ok && !scaling.best_score && scaling.spread > 0 &&
                      std::abs(f.kernel_cv_smape - f.own_fit_cv_smape) <= scaling.spread + 1e-12;
   const bool own_better = own_ok && (!kernel_ok || f.own_fit_cv_smape + 1e-9 < f.kernel_cv_smape);
@@ -123,6 +141,13 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
     f.validated = false;
     f.method = own ? "trend" : "kernel";
     f.predicted_s = own ? f.own_fit_s : *f.kernel_s;
+    // An own fit that goes against the series is not its trend either: the
+    // series' own log-log slope carried from its largest size is.
+    const bool carried_trend = own && f.own_fit_s < floor_s;
+    if (carried_trend) {
+      f.method = "trend";
+      f.predicted_s = times.back() * std::pow(target / sizes.back(), trend.slope);
+    }
     // The band: the own fit's indistinguishable forms, and the series' own
     // growth carried from its largest size at each local exponent between two
     // neighbouring sizes (the trend as measured, whatever form fits it). The
@@ -146,19 +171,24 @@ PhaseForecast forecast_phase(const std::string& name, const std::vector<double>&
     const std::string own_text = own ? fmt::format("own fit {} ({} SMAPE {}, {:.4g} s)", f.own_fit.describe(),
                                                    f.validation, score_text(f.own_fit_cv_smape), f.own_fit_s)
                                      : "no own fit";
+    const std::string trend_text =
+        carried_trend ? fmt::format("its measured trend (the series' slope n^{:.3g} carried from size {:.4g})",
+                                    trend.slope, sizes.back())
+                      : "its measured trend";
     f.why = fmt::format("not validated: {} and {}; {}", kernel_text, own_text,
-                        own ? "the phase's measured trend answers" : "the kernel answers unvalidated");
+                        own ? fmt::format("{} answers", trend_text) : "the kernel answers unvalidated");
     warnings.push_back(fmt::format(
-        "phase {}: neither method validated within {:.0f}% ({}; {}): {:.4g} s is {}, {:.4g} to {:.4g} s as the "
+        "phase {}: neither method validated within {:.0f}%{} ({}; {}): {:.4g} s is {}, {:.4g} to {:.4g} s as the "
         "small sizes' growth carries it; {}",
-        name, 100 * kValidationLimit, kernel_text, own_text, f.predicted_s,
-        own ? "its measured trend" : "the kernel's", f.low_s, f.high_s,
+        name, 100 * kValidationLimit, against.empty() ? "" : " and followed the series", kernel_text, own_text,
+        f.predicted_s, own ? trend_text : "the kernel's", f.low_s, f.high_s,
         sizes.size() < 4 ? "a fourth small size would let forward validation judge the own fit"
                          : "more small sizes, or repeats to lower their spread, would let a method validate"));
   } else {
     throw Error(fmt::format("phase {}: no kernel matches ({}) and its times cannot be fitted", name,
                             f.selection.reason));
   }
+  f.why += against;
   if (f.validated) f.low_s = f.high_s = f.predicted_s;
   // An own fit in the answer whose indistinguishable forms disagree at the
   // target by more than the goal (+-10%): the span of the small runs

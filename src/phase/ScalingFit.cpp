@@ -34,9 +34,12 @@ double term(const Hypothesis& h, double n) {
 /// c0, c1 by least squares, on relative residuals (weights 1 / t^2) when
 /// `relative`, else on seconds; false when the term does not vary or c1 < 0
 /// (a phase's time that falls as its input grows is not a model to
-/// extrapolate).
+/// extrapolate). With `nonnegative`, a fit with c0 < 0 is refitted with c0 =
+/// 0, the least-squares optimum on the boundary c0 >= 0: a negative part
+/// that does not grow is a steeper law than the form's, passing as it over
+/// the measured span (a line with a negative intercept for an n^3 sweep).
 bool fit_one(const Hypothesis& h, const std::vector<double>& n, const std::vector<double>& t, bool relative,
-             double& c0, double& c1) {
+             double& c0, double& c1, bool nonnegative = false) {
   double sw = 0, sx = 0, sy = 0;
   for (std::size_t i = 0; i < n.size(); ++i) {
     const double w = relative ? 1 / (t[i] * t[i]) : 1;
@@ -55,6 +58,17 @@ bool fit_one(const Hypothesis& h, const std::vector<double>& n, const std::vecto
   if (!(sxx > 1e-300 * sw * (1 + mx * mx))) return false;
   c1 = sxy / sxx;
   c0 = my - c1 * mx;
+  if (nonnegative && c0 < 0 && c1 > 0) {
+    double sxt = 0, sx2 = 0;
+    for (std::size_t i = 0; i < n.size(); ++i) {
+      const double w = relative ? 1 / (t[i] * t[i]) : 1;
+      const double x = term(h, n[i]);
+      sxt += w * x * t[i];
+      sx2 += w * x * x;
+    }
+    c0 = 0;
+    c1 = sxt / sx2;
+  }
   return c1 >= 0 && std::isfinite(c0) && std::isfinite(c1);
 }
 
@@ -142,6 +156,7 @@ std::string ScalingModel::form() const {
 
 std::string ScalingModel::describe() const {
   if (exponent == 0 && log_power == 0) return fmt::format("{:.4g} (constant)", c0);
+  if (c0 == 0) return fmt::format("{:.4g} {}", c1, form());
   return fmt::format("{:.4g} + {:.4g} {}", c0, c1, form());
 }
 
@@ -163,6 +178,48 @@ double forward_smape(const std::vector<double>& sizes, const std::vector<double>
 }
 
 double median_spread(std::vector<double> spreads) { return median(std::move(spreads)); }
+
+SeriesTrend series_trend(const std::vector<double>& sizes, const std::vector<double>& seconds, double spread) {
+  check(sizes, seconds);
+  std::vector<double> u, y;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    u.push_back(std::log(sizes[i]));
+    y.push_back(std::log(seconds[i]));
+  }
+  const double mu = mean(u), my = mean(y);
+  double suu = 0, suy = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    suu += (u[i] - mu) * (u[i] - mu);
+    suy += (u[i] - mu) * (y[i] - my);
+  }
+  const double b = suy / suu, a = my - b * mu;
+  SeriesTrend out;
+  const auto [lo, hi] = std::minmax_element(u.begin(), u.end());
+  out.slope = b;
+  out.change = std::exp(b * (*hi - *lo)) - 1;
+  if (spread > 0) {
+    out.noise = spread;
+  } else {
+    double ss = 0;
+    for (std::size_t i = 0; i < u.size(); ++i) {
+      const double r = std::exp(y[i] - (a + b * u[i])) - 1;
+      ss += r * r;
+    }
+    out.noise = 2 * std::sqrt(ss / static_cast<double>(u.size()));
+  }
+  out.direction = out.change > out.noise ? Direction::growing
+                  : out.change < -out.noise ? Direction::falling
+                                            : Direction::flat;
+  return out;
+}
+
+std::string SeriesTrend::describe() const {
+  const char* how = direction == Direction::growing ? "grows" : "falls";
+  if (direction == Direction::flat)
+    return fmt::format("is flat: changes {:+.3g}% over the sizes, within its noise {:.3g}%", 100 * change,
+                       100 * noise);
+  return fmt::format("{} {:.3g}% over the sizes, beyond its noise {:.3g}%", how, 100 * std::abs(change), 100 * noise);
+}
 
 double log_departure(const std::vector<double>& sizes, int log_power) {
   // y = k ln log2(n) against u = ln n: the least-squares line is the closest
@@ -204,23 +261,29 @@ ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector
     std::vector<double> errors;
   };
   std::vector<Scored> scored;
-  // The constant first, Extra-P's simplest model: a phase of fixed work
-  // (hpcc's latency-bandwidth test) takes the same time at every size, and
-  // its measured times, flat or slowly falling with noise, have no growing
-  // model. It is never a falling model.
-  {
+  out.trend = series_trend(sizes, seconds, rule.spread);
+  const bool admits_constant = rule.best_score || out.trend.direction != Direction::growing;
+  const bool nonnegative = !rule.best_score;
+  const auto score_constant = [&] {
     const std::vector<double> errors =
         leave_one_out_errors(sizes, seconds, [](const auto&, const auto& t, double) { return mean(t); });
     scored.push_back({{0, 0, mean(seconds), 0, mean(errors)}, errors});
-  }
+  };
+  // The constant first, Extra-P's simplest model: a phase of fixed work
+  // (hpcc's latency-bandwidth test) takes the same time at every size, and
+  // its measured times, flat or slowly falling with noise, have no growing
+  // model. It is never a falling model, and not a model of a series that
+  // grows beyond its noise: the simplest form within the spread of the best
+  // score would otherwise answer a growing phase with its mean.
+  if (admits_constant) score_constant();
   for (const Hypothesis& h : hypotheses()) {
     if (h.log_power > out.max_log_power) continue;
     double c0 = 0, c1 = 0;
-    if (!fit_one(h, sizes, seconds, relative, c0, c1)) continue;
+    if (!fit_one(h, sizes, seconds, relative, c0, c1, nonnegative)) continue;
     bool usable = true;
     const std::vector<double> errors = leave_one_out_errors(sizes, seconds, [&](const auto& n, const auto& t, double x) {
       double a = 0, b = 0;
-      if (!fit_one(h, n, t, relative, a, b)) {
+      if (!fit_one(h, n, t, relative, a, b, nonnegative)) {
         usable = false;
         return 0.0;
       }
@@ -229,6 +292,10 @@ ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector
     if (!usable) continue;
     scored.push_back({{h.exponent, h.log_power, c0, c1, mean(errors)}, errors});
   }
+  // No growing form survives its own leave-one-out folds: the constant is all
+  // that is left, and the reason says so.
+  const bool constant_as_last_resort = scored.empty();
+  if (constant_as_last_resort) score_constant();
   // Strictly better only: on a tie the earlier (simpler) hypothesis stays.
   std::size_t best = 0;
   for (std::size_t i = 1; i < scored.size(); ++i)
@@ -261,6 +328,10 @@ ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector
                         out.chosen.form(), out.admitted.size(), percent(out.tolerance),
                         out.tolerance == rule.spread ? "the runs' spread" : "one standard error",
                         percent(out.best_scored.loo_smape), out.best_scored.form());
+  if (!admits_constant)
+    out.why += fmt::format("; the constant not admitted: the series {}", out.trend.describe());
+  if (constant_as_last_resort)
+    out.why += fmt::format("; the series {}, but no growing form fits every leave-one-out fold", out.trend.describe());
   if (out.max_log_power < 2)
     out.why += fmt::format("; log2(n){} not searched: over sizes {:.4g} to {:.4g} ({:.3g}x) log2(n) bends the curve "
                            "{}, log2(n)^2 {}, less than the runs' spread {}",

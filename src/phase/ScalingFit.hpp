@@ -39,10 +39,29 @@ struct ScalingRule {
   /// The small runs' run-to-run spread, (largest - smallest) / smallest of a
   /// size's repeats (the median over the sizes); 0 when not measured.
   double spread = 0;
-  /// Session 13's rule: least squares on seconds, every log power, the
+  /// The plain Extra-P rule: least squares on seconds, every log power, the
   /// smallest leave-one-out SMAPE (ties: the simpler).
   bool best_score = false;
 };
+
+/// Which way a measured series goes over its sizes.
+enum class Direction { falling, flat, growing };
+
+/// The direction of a series and what it was judged by. The least-squares
+/// line through (ln n, ln t) gives the change over the sizes' span, exp(b ln
+/// (n_max / n_min)) - 1; the series grows (falls) when that change passes
+/// +noise (-noise), where noise is the runs' spread (the range of a size's
+/// repeats: a change a size's own repeats could make), or, when no repeats
+/// were measured, twice the relative RMS residual about the line.
+struct SeriesTrend {
+  Direction direction = Direction::flat;
+  double slope = 0;  ///< b, the log-log line's slope (the series' growth exponent)
+  double change = 0; ///< relative change over the span, as the log-log line reads it
+  double noise = 0;  ///< what the change is compared against
+  std::string describe() const; ///< "grows 112% over the sizes (noise 6%)"
+};
+
+SeriesTrend series_trend(const std::vector<double>& sizes, const std::vector<double>& seconds, double spread);
 
 /// The outcome of the search, with what it could not tell apart.
 struct ScalingChoice {
@@ -52,12 +71,18 @@ struct ScalingChoice {
   double tolerance = 0;               ///< max(spread, standard error of the best score); 0 under best_score
   int max_log_power = 2;              ///< log powers searched, bounded by the span
   std::vector<double> log_departure;  ///< how far log2(n)^k (k = 1, 2) bends from a power law over the sizes
+  SeriesTrend trend;                  ///< the series' direction; a growing one admits no constant
   std::string why;
 };
 
 /// Searches the hypotheses for (size, seconds) pairs (at least three
 /// distinct positive sizes); times that do not grow get the constant (their
-/// mean), never a falling model.
+/// mean), never a falling model. A form is admissible only where it follows
+/// the series: every form is c0 + c1 term(n) with c0, c1 >= 0 (a part that
+/// does not grow and one that does; where least squares gives c0 < 0 the
+/// form is refitted through the origin), and a series that grows beyond its
+/// noise (series_trend) does not admit the constant. Under best_score the
+/// plain Extra-P search runs, without these rules.
 ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector<double>& seconds,
                              const ScalingRule& rule = {});
 
