@@ -5,6 +5,7 @@
 #include "phase/KernelDatabase.hpp"
 #include "phase/PhaseRunner.hpp"
 #include "phase/ScalingFit.hpp"
+#include "phase/SeriesPrediction.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -437,4 +438,40 @@ TEST(PhasesCli, MeasuredTargetTakesEachPhaseAtItsOwnMedianOverTheRepeats) {
     std::sort(each.begin(), each.end());
     EXPECT_NEAR(ph["measured_s"].get<double>(), each[1], 1e-12) << ph.dump(1);
   }
+}
+
+// The plot of a prediction: measured points filled (squares for the run,
+// circles for the phases), each prediction a dashed line from the largest
+// measured size to an open diamond at the target, a shaded band for a phase
+// that did not validate, the run measured at the target a cross, and every
+// series in the legend.
+TEST(PhasesCli, ThePlotMarksMeasuredPredictedAndTargetPointsApart) {
+  perfcast::phase::SeriesPredictionOptions o;
+  o.dir = recorded_series();
+  o.kernels = std::string(PERFCAST_SOURCE_DIR) + "/examples/kernels/kernels-2procs.db";
+  o.size = 1200;
+  perfcast::phase::SeriesPrediction p = perfcast::phase::predict_series(o);
+  p.measured = perfcast::phase::MeasuredTarget{2.692, {{"square", 0.59}, {"cubic", 2.05}}};
+  const std::string svg = p.svg();
+  const auto count = [&](const std::string& what) {
+    std::size_t n = 0;
+    for (std::size_t at = svg.find(what); at != std::string::npos; at = svg.find(what, at + 1)) ++n;
+    return n;
+  };
+  const std::size_t sizes = p.runs.size(), phases = p.forecast.phases.size();
+  ASSERT_EQ(phases, 2u);
+  EXPECT_EQ(count("<rect x="), sizes + 1);                   // the run's measured squares, and their legend
+  EXPECT_EQ(count("<circle"), phases * sizes + phases);      // the phases' measured circles, and theirs
+  EXPECT_EQ(count("stroke-dasharray"), 2 * (1 + phases));    // the run's and each phase's prediction, and legend
+  EXPECT_EQ(count("fill=\"white\" stroke="), 2 * (1 + phases)); // their open diamonds
+  EXPECT_EQ(count("stroke-width=\"2.5\""), 2 * (1 + phases));   // the crosses measured at the target, and legend
+  for (const perfcast::phase::PhaseForecast& f : p.forecast.phases) {
+    EXPECT_FALSE(f.validated);
+    EXPECT_NE(svg.find(f.name + ", measured at the target"), std::string::npos);
+    EXPECT_NE(svg.find(fmt::format("{}: not validated; shaded: {:.4g} to {:.4g} s", f.name, f.low_s, f.high_s)),
+              std::string::npos)
+        << svg;
+  }
+  EXPECT_EQ(count("fill-opacity=\"0.18\""), phases); // their bands
+  EXPECT_NE(svg.find("run, measured at the target"), std::string::npos);
 }

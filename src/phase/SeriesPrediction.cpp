@@ -39,24 +39,55 @@ nlohmann::json relative_error(double predicted, double measured) {
   return measured > 0 ? nlohmann::json((predicted - measured) / measured) : nlohmann::json(nullptr);
 }
 
-std::string forecast_svg(const PhaseRunLog& log, const std::vector<SizeRun>& runs,
-                         const RunForecast& f, const std::string& dir) {
+std::string predicted_how(const PhaseForecast& p) {
+  const std::string kernel = p.selection.chosen >= 0 ? p.candidates[p.selection.chosen].kernel : "";
+  if (p.method == "kernel") return "kernel " + kernel + (p.validated ? "" : ", not validated");
+  if (p.method == "combined") return "kernel " + kernel + " and own fit";
+  if (p.method == "remainder-share") return "with the time outside the phases";
+  if (p.method == "trend") return "measured trend, not validated";
+  return "own fit";
+}
+
+// Measured points are filled circles (squares for the run), predictions dashed
+// lines from the largest measured size ending in an open diamond, with the
+// phase's band where it has one, and the run measured at the target a cross.
+std::string forecast_svg(const PhaseRunLog& log, const std::vector<SizeRun>& runs, const RunForecast& f,
+                         const std::string& dir, const std::optional<MeasuredTarget>& at_target) {
   static const char* colours[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"};
   std::vector<PlotSeries> series;
   PlotSeries total{"run, measured", "#333333", {}, true};
+  total.marker = Marker::square;
   for (const SizeRun& r : runs) total.points.push_back({r.size, r.total_seconds});
   series.push_back(total);
-  series.push_back({"run, predicted", "#333333", {{f.size, f.predicted_s}}, true});
+  PlotSeries run_predicted{"run, predicted", "#333333", {{runs.back().size, runs.back().total_seconds}, {f.size, f.predicted_s}},
+                           false};
+  run_predicted.marker = Marker::diamond;
+  run_predicted.dashed = run_predicted.end_marker = true;
+  series.push_back(run_predicted);
+  if (at_target && at_target->total_s > 0) {
+    PlotSeries m{"run, measured at the target", "#333333", {{f.size, at_target->total_s}}, true};
+    m.marker = Marker::cross;
+    series.push_back(m);
+  }
   for (std::size_t i = 0; i < f.phases.size(); ++i) {
     const PhaseForecast& p = f.phases[i];
     const char* colour = colours[i % 5];
     PlotSeries measured{p.name + ", measured", colour, {}, true};
     for (const SizeRun& r : runs) measured.points.push_back({r.size, r.phase_seconds.at(p.name)});
     series.push_back(measured);
-    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, p.method == "kernel" ? "kernel " + p.candidates[p.selection.chosen].kernel : p.method == "combined" ? "kernel " + p.candidates[p.selection.chosen].kernel + " and own fit" : p.method == "remainder-share" ? "with the time outside the phases" : p.method == "trend" ? "measured trend, not validated" : "own fit"), colour, {}, false};
-    predicted.points.push_back({runs.back().size, runs.back().phase_seconds.at(p.name)});
-    predicted.points.push_back({f.size, p.predicted_s});
+    const double last = runs.back().phase_seconds.at(p.name);
+    PlotSeries predicted{fmt::format("{}, predicted ({})", p.name, predicted_how(p)), colour,
+                         {{runs.back().size, last}, {f.size, p.predicted_s}}, false};
+    predicted.marker = Marker::diamond;
+    predicted.dashed = predicted.end_marker = true;
+    if (p.high_s > p.low_s) predicted.band = {{runs.back().size, last, last}, {f.size, p.low_s, p.high_s}};
     series.push_back(predicted);
+    if (at_target)
+      if (const auto it = at_target->phase_s.find(p.name); it != at_target->phase_s.end() && it->second > 0) {
+        PlotSeries m{p.name + ", measured at the target", colour, {{f.size, it->second}}, true};
+        m.marker = Marker::cross;
+        series.push_back(m);
+      }
   }
   LineChart chart;
   chart.title = fmt::format("Phases measured at sizes {:g} to {:g}, predicted at {:g}", runs.front().size,
@@ -64,6 +95,10 @@ std::string forecast_svg(const PhaseRunLog& log, const std::vector<SizeRun>& run
   chart.subtitle = fmt::format("{} (converged at {:g})", dir, log.converged_at);
   chart.x_label = "input size";
   chart.y_label = "seconds per rank";
+  for (const PhaseForecast& p : f.phases)
+    if (!p.validated)
+      chart.notes.push_back(fmt::format("{}: not validated; shaded: {:.4g} to {:.4g} s at {:g}", p.name, p.low_s,
+                                        p.high_s, f.size));
   return line_chart_svg(chart, series);
 }
 
@@ -306,6 +341,6 @@ void SeriesPrediction::print_table(std::ostream& out) const {
   }
 }
 
-std::string SeriesPrediction::svg() const { return forecast_svg(log, runs, forecast, options.dir); }
+std::string SeriesPrediction::svg() const { return forecast_svg(log, runs, forecast, options.dir, measured); }
 
 } // namespace perfcast::phase

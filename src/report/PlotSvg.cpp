@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <optional>
 
 namespace perfcast {
 namespace {
@@ -13,6 +14,27 @@ namespace {
 constexpr double kWidth = 760, kHeight = 470, kTop = 58, kRight = 28, kBottom = 110;
 constexpr double kCharWidth = 7.0;    // of a 12-pixel sans-serif character, generously
 constexpr double kMinLabelGap = 30;   // pixels between the centres of two x labels
+
+/// One point's mark, centred on (x, y) in pixels.
+std::string marker_svg(Marker m, double x, double y, const std::string& colour)
+{
+  switch (m) {
+  case Marker::square:
+    return fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"8\" height=\"8\" fill=\"{}\"/>", x - 4, y - 4,
+                       colour);
+  case Marker::diamond:
+    return fmt::format("<path d=\"M{0:.1f},{1:.1f} L{2:.1f},{3:.1f} L{0:.1f},{4:.1f} L{5:.1f},{3:.1f} Z\" fill=\"white\" "
+                       "stroke=\"{6}\" stroke-width=\"2\"/>",
+                       x, y - 6, x + 6, y, y + 6, x - 6, colour);
+  case Marker::cross:
+    return fmt::format("<path d=\"M{0:.1f},{1:.1f} L{2:.1f},{3:.1f} M{0:.1f},{3:.1f} L{2:.1f},{1:.1f}\" stroke=\"{4}\" "
+                       "stroke-width=\"2.5\"/>",
+                       x - 5, y - 5, x + 5, y + 5, colour);
+  case Marker::circle:
+    break;
+  }
+  return fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>", x, y, colour);
+}
 
 double x_value(const LineChart& chart, double x) { return chart.log2_x ? std::log2(x) : x; }
 
@@ -98,7 +120,24 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
   ChartLayout l = line_chart_layout(chart, series);
   auto px = [&](double x) { return l.left + (x_value(chart, x) - l.x_lo) / (l.x_hi - l.x_lo) * (l.right - l.left); };
   auto py = [&](double y) { return l.bottom - y / l.y_hi * (l.bottom - l.top); };
-  double height = kHeight + 18 * static_cast<double>(chart.notes.size());
+  // the legend's entries, left to right, wrapped onto further rows of 20
+  // pixels where a row would pass the plot's right edge
+  constexpr double kLegendRow = 20;
+  std::vector<std::pair<double, double>> legend_at;
+  {
+    double x = l.left, y = l.bottom + 62;
+    for (const auto& s : series) {
+      const double width = 50 + static_cast<double>(s.name.size()) * kCharWidth;
+      if (x > l.left && x + width - 28 > l.right) {
+        x = l.left;
+        y += kLegendRow;
+      }
+      legend_at.emplace_back(x, y);
+      x += width;
+    }
+  }
+  const double extra_rows = legend_at.empty() ? 0 : (legend_at.back().second - (l.bottom + 62)) / kLegendRow;
+  double height = kHeight + kLegendRow * extra_rows + 18 * static_cast<double>(chart.notes.size());
   std::string svg = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
                                 "font-family=\"sans-serif\" font-size=\"12\">\n",
                                 kWidth, height);
@@ -139,30 +178,39 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
     if (!d.empty())
       svg += fmt::format("<path d=\"{} Z\" fill=\"{}\" fill-opacity=\"0.18\" stroke=\"none\"/>\n", d, s.colour);
   }
-  double legend_x = l.left, legend_y = l.bottom + 62;
-  for (const auto& s : series) {
+  for (std::size_t k = 0; k < series.size(); ++k) {
+    const PlotSeries& s = series[k];
+    const auto [legend_x, legend_y] = legend_at[k];
     std::string d;
+    std::optional<std::pair<double, double>> last;
     for (auto [x, y] : s.points) {
       if (!drawable(chart, x, y))
         continue;
       if (s.dots_only)
-        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"{}\"/>\n", px(x), py(y), s.colour);
+        svg += marker_svg(s.marker, px(x), py(y), s.colour) + "\n";
       else
         d += fmt::format("{}{:.1f},{:.1f}", d.empty() ? "M" : " L", px(x), py(y));
+      last = {x, y};
     }
+    const char* dash = s.dashed ? " stroke-dasharray=\"6,4\"" : "";
     if (!d.empty())
-      svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", d, s.colour);
-    if (s.dots_only)
+      svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", d, s.colour, dash);
+    if (!s.dots_only && s.end_marker && last)
+      svg += marker_svg(s.marker, px(last->first), py(last->second), s.colour) + "\n";
+    if (s.dots_only && s.marker == Marker::circle)
       svg += fmt::format("<circle cx=\"{:.0f}\" cy=\"{:.0f}\" r=\"4\" fill=\"{}\"/>", legend_x + 8, legend_y + 6,
                          s.colour);
+    else if (s.dots_only)
+      svg += marker_svg(s.marker, legend_x + 8, legend_y + 6, s.colour);
     else
       svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.0f}\" x2=\"{2:.0f}\" y2=\"{1:.0f}\" stroke=\"{3}\" "
-                         "stroke-width=\"2\"/>",
-                         legend_x, legend_y + 6, legend_x + 16, s.colour);
-    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + 22, legend_y + 10, xml_escape(s.name));
-    legend_x += 50 + static_cast<double>(s.name.size()) * kCharWidth;
+                         "stroke-width=\"2\"{4}/>",
+                         legend_x, legend_y + 6, legend_x + 16, s.colour, dash) +
+             (s.end_marker ? marker_svg(s.marker, legend_x + 14, legend_y + 6, s.colour) : "");
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + (s.end_marker ? 24 : 22), legend_y + 10,
+                       xml_escape(s.name));
   }
-  double note_y = kHeight - 12;
+  double note_y = kHeight - 12 + kLegendRow * extra_rows;
   for (const std::string& note : chart.notes) {
     svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\" fill=\"#b00\">{}</text>\n", l.left, note_y, xml_escape(note));
     note_y += 18;

@@ -8,6 +8,9 @@
 
 namespace perfcast {
 
+/// The shape a series' points are drawn with, in the plot and its legend.
+enum class Marker { circle, square, diamond, cross };
+
 struct PlotSeries {
   std::string name;
   std::string colour;
@@ -15,6 +18,9 @@ struct PlotSeries {
   bool dots_only = false;
   /// a band around the line: (x, low, high), drawn shaded in the series' colour behind it; may be empty
   std::vector<std::array<double, 3>> band;
+  Marker marker = Marker::circle; ///< the points' shape (dots_only series)
+  bool dashed = false;            ///< a line drawn dashed (a prediction, not a measurement)
+  bool end_marker = false;        ///< a line whose last point is also drawn with `marker`
 };
 
 /// Titles and axis choices of a line chart.
