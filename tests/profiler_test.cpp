@@ -9,6 +9,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 
 using namespace perfcast;
@@ -88,4 +89,52 @@ TEST(Profiler, AProgramNamedAfterItsMpiIsNotMpiInternals) {
   EXPECT_FALSE(profile::is_mpi_library("/work/thirdparty/miniMD/ref/miniMD_openmpi"));
   EXPECT_FALSE(profile::is_mpi_library("/opt/openmpi-apps/bin/solver"));
   EXPECT_FALSE(profile::is_mpi_library("/usr/lib/x86_64-linux-gnu/libblas.so.3"));
+}
+
+// A shell script that starts an MPI Fortran program, profiled as `phases
+// run` profiles a command: every process of it, launcher included. Open
+// MPI's mpirun installs a SIGPROF handler that forwards the signal to its
+// ranks; with the sampler's timer still running in mpirun, its ticks reached
+// ranks before their own handler was in place and SIGPROF's default action
+// ended them (status 155 = 128 + 27). The sampler now stops where the program takes SIGPROF: the run
+// ends normally every time, the ranks are profiled, and the launcher's
+// profile says it yielded.
+TEST(Profiler, ALauncherThatTakesSigprofNeverKillsItsRanks) {
+  if (!test::have_command("mpifort") || !test::have_command("mpirun"))
+    GTEST_SKIP() << "Open MPI's mpifort and mpirun are not installed (Debian packages libopenmpi-dev, gfortran)";
+  test::TempDir dir;
+  const std::string exe = dir.path() + "/halo";
+  auto r = test::run_command(fmt::format("mpifort -O2 -o {} {}/examples/apps/halo.f90", exe, test::source_dir()));
+  ASSERT_EQ(r.status, 0) << r.output;
+  // The script that becomes mpirun (exec: here two of three runs died
+  // before), then one that waits for it and goes on.
+  const std::string execs = dir.path() + "/exec.sh", waits = dir.path() + "/wait.sh";
+  std::ofstream(execs) << "#!/bin/sh\necho ran\nexec mpirun -np 2 " << exe << " 20000 512\n";
+  std::ofstream(waits) << "#!/bin/sh\nmpirun -np 2 " << exe << " 20000 512\necho ran\n";
+  for (const std::string& f : {execs, waits}) std::filesystem::permissions(f, std::filesystem::perms::owner_all);
+  for (int run = 0; run < 5; ++run) {
+    const std::string& script = run < 4 ? execs : waits;
+    const std::string prof = fmt::format("{}/prof{}", dir.path(), run);
+    std::filesystem::create_directory(prof);
+    r = test::run_command(fmt::format("{} PERFCAST_PROFILE_DIR={} PERFCAST_PROFILE_HZ=1000 LD_PRELOAD={} {}",
+                                      test::kMpiEnv, prof, PERFCAST_PROFILER, script));
+    ASSERT_EQ(r.status, 0) << "run " << run << ": " << r.output;
+    EXPECT_NE(r.output.find("ran"), std::string::npos) << r.output;
+    int ranks = 0, yielded = 0;
+    for (const profile::FunctionProfile& p : profile::read_sampler_dir(prof)) { // the ranks only
+      EXPECT_TRUE(p.complete) << "pid " << p.pid;
+      EXPECT_FALSE(p.yielded);
+      EXPECT_GT(p.seconds(), 0) << "rank " << p.rank;
+      ranks += p.rank >= 0;
+    }
+    EXPECT_EQ(ranks, 2) << "run " << run;
+    for (const auto& e : std::filesystem::directory_iterator(prof))
+      if (e.path().extension() == ".meta" &&
+          std::filesystem::exists(std::filesystem::path(e.path()).replace_extension(".maps"))) { // not the shell
+        const std::string stem = e.path().stem().string();
+        const profile::FunctionProfile p = profile::read_sampler_output(prof, std::stol(stem.substr(8)));
+        yielded += p.rank < 0 && p.yielded;
+      }
+    EXPECT_GE(yielded, 1) << "run " << run << ": mpirun's profile should say it took SIGPROF";
+  }
 }

@@ -35,6 +35,7 @@ FunctionProfile read_sampler_output(const std::string& dir, long pid) {
     if (key == "hz") p.hz = std::stod(value);
     if (key == "word_bytes") word_bytes = std::stoul(value);
     if (key == "complete") p.complete = value == "1";
+    if (key == "yielded") p.yielded = value == "1";
   }
   if (word_bytes != sizeof(std::uintptr_t) || p.hz <= 0)
     throw Error(fmt::format("{}.meta: word size {} and rate {} (expected {}-byte words and a positive rate)", stem,
@@ -85,10 +86,32 @@ std::vector<FunctionProfile> read_sampler_dir(const std::string& dir) {
       pids.push_back(std::stol(name.substr(8, name.size() - 8 - 5)));
   }
   std::sort(pids.begin(), pids.end());
+  // Each process's rank from its meta, and whether it wrote its address map
+  // at exit: a shell that ends with _exit (dash does) never runs the
+  // sampler's destructor, so the script around a program leaves no map.
+  struct Seen {
+    long pid;
+    int rank;
+    bool ended;
+  };
+  std::vector<Seen> seen;
+  for (long pid : pids) {
+    const std::string stem = fmt::format("{}/sampler-{}", dir, pid);
+    std::ifstream meta(stem + ".meta");
+    std::string key, value;
+    int rank = -1;
+    while (meta >> key >> value)
+      if (key == "rank") rank = std::atoi(value.c_str());
+    seen.push_back({pid, rank, fs::exists(stem + ".maps")});
+  }
+  const bool any_rank = std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.rank >= 0; });
+  const bool any_ended = std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.ended; });
   std::vector<FunctionProfile> all;
-  for (long pid : pids) all.push_back(read_sampler_output(dir, pid));
-  const bool any_rank = std::any_of(all.begin(), all.end(), [](const auto& p) { return p.rank >= 0; });
-  if (any_rank) all.erase(std::remove_if(all.begin(), all.end(), [](const auto& p) { return p.rank < 0; }), all.end());
+  for (const Seen& s : seen) {
+    if (any_rank && s.rank < 0) continue; // mpirun, its daemons, the script around them
+    if (s.rank < 0 && !s.ended && any_ended) continue; // a wrapper that left without exit handlers
+    all.push_back(read_sampler_output(dir, s.pid));    // a rank, or the only processes: complete or an error
+  }
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
   return all;
 }
@@ -101,6 +124,7 @@ nlohmann::json to_json(const FunctionProfile& p) {
   for (const phase::FunctionShare& f : phase::function_shares(p.names, p.stacks))
     functions.push_back({{"name", f.name}, {"inclusive_s", f.inclusive * p.seconds()},
                          {"exclusive_s", f.exclusive * p.seconds()}});
+  if (p.yielded) j["yielded"] = true;
   j["functions"] = functions;
   j["names"] = p.names;
   nlohmann::json stacks = nlohmann::json::array();
@@ -120,6 +144,7 @@ FunctionProfile function_profile_from_json(const nlohmann::json& j, const std::s
     p.clock = j.at("clock");
     p.hz = j.at("hz");
     p.complete = j.at("complete");
+    p.yielded = j.value("yielded", false);
     p.names = j.at("names").get<std::vector<std::string>>();
     for (const auto& s : j.at("stacks")) {
       phase::StackSample sample{s.at("frames").get<std::vector<int>>(), s.at("weight").get<double>()};

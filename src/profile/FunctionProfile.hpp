@@ -18,6 +18,9 @@ struct FunctionProfile {
   std::string clock; ///< "wall" or "cpu"
   double hz = 0;     ///< sampling rate asked
   bool complete = false; ///< the process ended normally and its sampler wrote everything
+  /// The process installed a SIGPROF handler of its own (a launcher that
+  /// forwards signals, a program with its own profiler): sampling stopped then.
+  bool yielded = false;
   std::vector<std::string> names;          ///< functions, indexed by the stacks' ids
   std::vector<phase::StackSample> stacks;  ///< distinct stacks (outermost first) and their weights
   /// Seconds the samples stand for (weights / hz).
@@ -29,7 +32,10 @@ struct FunctionProfile {
 FunctionProfile read_sampler_output(const std::string& dir, long pid);
 
 /// Every process the sampler wrote in `dir`, by rank then pid; processes
-/// without a rank are dropped when some have one (mpirun and its daemons).
+/// without a rank are dropped when some have one (mpirun and its daemons),
+/// and when none has, those that left no address map (a shell that ends
+/// with _exit) are dropped if another process ended normally. A rank that
+/// did not end normally is an error.
 std::vector<FunctionProfile> read_sampler_dir(const std::string& dir);
 
 /// Turns what the sampler wrote in `dir` into rank-R.functions.json files

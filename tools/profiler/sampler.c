@@ -26,8 +26,17 @@
  * Environment: PERFCAST_PROFILE_DIR (required to sample), PERFCAST_PROFILE_HZ
  * (default 100), PERFCAST_PROFILE_CLOCK (own, wall or cpu),
  * PERFCAST_PROFILE_RANKS_ONLY=1 (sample only processes that have an MPI
- * rank in their environment, not mpirun and its daemons). */
+ * rank in their environment, not mpirun and its daemons).
+ *
+ * SIGPROF stays the sampler's only while the sampler's handler holds it. A
+ * process that installs its own (a launcher that forwards signals to its
+ * job, as Open MPI's mpirun does: its ticks reached ranks that had not yet
+ * installed a handler, and SIGPROF's default action ended them; a program
+ * with a profiler of its own) stops the sampler first, through the
+ * sigaction and signal below: its timer is deleted, a tick still pending is
+ * discarded, and the samples so far are kept, with "yielded 1" in the meta. */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <execinfo.h>
 #include <fcntl.h>
@@ -114,6 +123,8 @@ static const char *ps_rank(void)
   return "-1";
 }
 
+static int ps_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 static char ps_dir[4096];
 static int ps_started;
 static long ps_pid; /* a forked child inherits the state but not the timer: it writes nothing */
@@ -137,7 +148,7 @@ __attribute__((constructor)) static void ps_start(void)
 
   /* A program that handles SIGPROF itself keeps it: no profile then. */
   struct sigaction old;
-  if (sigaction(SIGPROF, NULL, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) return;
+  if (ps_real_sigaction(SIGPROF, NULL, &old) == 0 && old.sa_handler != SIG_DFL && old.sa_handler != SIG_IGN) return;
 
   char path[4096 + 64];
   snprintf(path, sizeof path, "%s/sampler-%ld.raw", ps_dir, pid);
@@ -158,7 +169,7 @@ __attribute__((constructor)) static void ps_start(void)
   sa.sa_sigaction = ps_on_timer;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  if (sigaction(SIGPROF, &sa, NULL) != 0) return;
+  if (ps_real_sigaction(SIGPROF, &sa, NULL) != 0) return;
   struct sigevent ev;
   memset(&ev, 0, sizeof ev);
   ev.sigev_notify = SIGEV_THREAD_ID;
@@ -176,11 +187,57 @@ __attribute__((constructor)) static void ps_start(void)
   timer_settime(ps_timer, 0, &every, NULL);
 }
 
+static int ps_yielded;
+
+static int ps_real_sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+  static int (*real)(int, const struct sigaction *, struct sigaction *);
+  if (!real) real = (int (*)(int, const struct sigaction *, struct sigaction *))dlsym(RTLD_NEXT, "sigaction");
+  if (!real) {
+    errno = ENOSYS;
+    return -1;
+  }
+  return real(sig, act, old);
+}
+
+/* The program takes SIGPROF: the timer goes, and with SIG_IGN for a moment a
+ * tick already pending is discarded before the program's handler could see it. */
+static void ps_yield(void)
+{
+  if (!ps_started || !ps_active || (long)getpid() != ps_pid) return;
+  ps_active = 0;
+  timer_delete(ps_timer);
+  struct sigaction ignore;
+  memset(&ignore, 0, sizeof ignore);
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  ps_real_sigaction(SIGPROF, &ignore, NULL);
+  ps_yielded = 1;
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+  if (sig == SIGPROF && act && !((act->sa_flags & SA_SIGINFO) && act->sa_sigaction == ps_on_timer)) ps_yield();
+  return ps_real_sigaction(sig, act, old);
+}
+
+sighandler_t signal(int sig, sighandler_t handler)
+{
+  static sighandler_t (*real)(int, sighandler_t);
+  if (sig == SIGPROF) ps_yield();
+  if (!real) real = (sighandler_t (*)(int, sighandler_t))dlsym(RTLD_NEXT, "signal");
+  if (!real) {
+    errno = ENOSYS;
+    return SIG_ERR;
+  }
+  return real(sig, handler);
+}
+
 __attribute__((destructor)) static void ps_stop(void)
 {
   if (!ps_started || (long)getpid() != ps_pid) return;
+  if (ps_active) timer_delete(ps_timer);
   ps_active = 0;
-  timer_delete(ps_timer);
   ps_flush();
   close(ps_fd);
   const long pid = (long)getpid();
@@ -189,8 +246,8 @@ __attribute__((destructor)) static void ps_stop(void)
   snprintf(path, sizeof path, "%s/sampler-%ld.meta", ps_dir, pid);
   FILE *meta = fopen(path, "a");
   if (meta) {
-    fprintf(meta, "samples %llu\nweight %llu\nwrite_errors %llu\ncomplete 1\n", ps_samples, ps_weight,
-            ps_write_errors);
+    fprintf(meta, "samples %llu\nweight %llu\nwrite_errors %llu\nyielded %d\ncomplete 1\n", ps_samples, ps_weight,
+            ps_write_errors, ps_yielded);
     fclose(meta);
   }
 }
