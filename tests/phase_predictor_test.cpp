@@ -405,3 +405,20 @@ TEST(PhasePredictor, AnAnswerBelowTheLargestTimeOfAGrowingSeriesIsRefused) {
             std::string::npos)
       << p.why;
 }
+
+TEST(PhasePredictor, ASeriesStartingAtSizeOneStillPredictsThroughTheKernel) {
+  // Sizes 1 to 4: the own fit's log2 factors need sizes above 1, so there is
+  // no own fit (a warning), but the series' trend needs positive sizes only,
+  // and the kernel (exactly the phase's shape, 0.1 K) answers: 0.1 * 8.
+  std::vector<KernelPoint> pts;
+  for (double k : {0.5, 2.0, 8.0, 32.0}) pts.push_back({k, 0.1 * k});
+  std::vector<SizeRun> runs;
+  for (double n : {1.0, 2.0, 3.0, 4.0}) runs.push_back({n, 0.1 * n / 0.9, {{"A", 0.1 * n}}});
+  const RunForecast f = predict_run(runs, {"A"}, {KernelModel("linear", pts)}, 8);
+  ASSERT_EQ(f.phases.size(), 1u);
+  EXPECT_EQ(f.phases[0].method, "kernel") << f.phases[0].why;
+  EXPECT_NEAR(f.phases[0].predicted_s, 0.8, 1e-9);
+  bool warned = false;
+  for (const std::string& w : f.warnings) warned = warned || w.find("phase A: no own scaling fit") == 0;
+  EXPECT_TRUE(warned);
+}

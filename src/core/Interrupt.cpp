@@ -8,8 +8,6 @@
 #include <fcntl.h>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <fmt/format.h>
 #include <mutex>

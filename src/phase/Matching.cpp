@@ -94,10 +94,10 @@ MatchStats match_phase(const std::vector<PhaseSample>& runs, const KernelModel& 
 
 namespace {
 
-/// The cascade over the candidates `eligible` admits: the ranks, and the
-/// chosen index (-1 when none is admitted) with whether it was in every top.
+/// The cascade over the candidates `admitted` lets in: their standings and
+/// the chosen index (-1 when none is admitted); the reason is the caller's.
 Selection run_cascade(const std::vector<MatchStats>& candidates, const CascadeRule& rule,
-                      const std::vector<bool>& admitted, bool& any_in_all, std::size_t& count) {
+                      const std::vector<bool>& admitted) {
   Selection sel;
   sel.standings.resize(candidates.size());
   std::vector<int> eligible;
@@ -106,8 +106,6 @@ Selection run_cascade(const std::vector<MatchStats>& candidates, const CascadeRu
       sel.standings[i].eligible = true;
       eligible.push_back(static_cast<int>(i));
     }
-  count = eligible.size();
-  any_in_all = false;
   if (eligible.empty()) return sel;
   // Rank the eligible by one statistic, ties by kernel name.
   auto rank_by = [&](auto key, int Standing::*slot) {
@@ -122,6 +120,7 @@ Selection run_cascade(const std::vector<MatchStats>& candidates, const CascadeRu
   rank_by([](const MatchStats& c) { return c.rmse; }, &Standing::rmse_rank);
   rank_by([](const MatchStats& c) { return c.std_dev; }, &Standing::std_dev_rank);
   rank_by([](const MatchStats& c) { return c.sf_cv; }, &Standing::sf_cv_rank);
+  bool any_in_all = false;
   for (int i : eligible) {
     Standing& s = sel.standings[i];
     s.in_all_tops = s.rmse_rank <= rule.top && s.std_dev_rank <= rule.top && s.sf_cv_rank <= rule.top;
@@ -157,9 +156,10 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
     if (fits && !c.in_range)
       beyond.push_back(fmt::format("{} at {:.4g}, past {:.4g}", c.kernel, c.kernel_size, c.supported_max));
   }
-  bool any_in_all = false;
-  std::size_t count = 0;
-  Selection sel = run_cascade(candidates, rule, admitted, any_in_all, count);
+  Selection sel = run_cascade(candidates, rule, admitted);
+  const auto count = std::count(admitted.begin(), admitted.end(), true);
+  const bool any_in_all = std::any_of(sel.standings.begin(), sel.standings.end(),
+                                      [](const Standing& s) { return s.in_all_tops; });
   const std::string refused =
       beyond.empty() ? ""
                      : fmt::format("; refused beyond the sizes measured (one end segment on): {}", fmt::join(beyond, "; "));
@@ -167,9 +167,7 @@ Selection select_kernel(const std::vector<MatchStats>& candidates, const Cascade
   // are the small runs'. The kernel the small runs alone would choose (AbsAM
   // and the ranks) is named when the target refuses it, so that two targets
   // of one series that answer through different kernels say why.
-  bool shape_all = false;
-  std::size_t shape_count = 0;
-  const Selection shape = run_cascade(candidates, rule, by_shape, shape_all, shape_count);
+  const Selection shape = run_cascade(candidates, rule, by_shape);
   std::string moved;
   if (shape.chosen >= 0 && shape.chosen != sel.chosen) {
     const MatchStats& b = candidates[shape.chosen];

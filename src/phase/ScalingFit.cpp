@@ -136,6 +136,21 @@ void check(const std::vector<double>& sizes, const std::vector<double>& seconds)
 
 std::string percent(double x) { return fmt::format("{:.2g}%", 100 * x); }
 
+/// The least-squares line y = a + b u; b = 0, a = mean(y) when u does not vary.
+struct Line {
+  double a = 0, b = 0;
+};
+Line least_squares_line(const std::vector<double>& u, const std::vector<double>& y) {
+  const double mu = mean(u), my = mean(y);
+  double suu = 0, suy = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    suu += (u[i] - mu) * (u[i] - mu);
+    suy += (u[i] - mu) * (y[i] - my);
+  }
+  if (!(suu > 0)) return {my, 0};
+  return {my - suy / suu * mu, suy / suu};
+}
+
 } // namespace
 
 double ScalingModel::operator()(double n) const {
@@ -180,19 +195,19 @@ double forward_smape(const std::vector<double>& sizes, const std::vector<double>
 double median_spread(std::vector<double> spreads) { return median(std::move(spreads)); }
 
 SeriesTrend series_trend(const std::vector<double>& sizes, const std::vector<double>& seconds, double spread) {
-  check(sizes, seconds);
+  // A trend needs positive sizes and times only (a size of 1 has a log),
+  // not the three sizes above 1 the hypotheses' log2 factors need.
+  if (sizes.size() != seconds.size())
+    throw Error(fmt::format("{} sizes and {} times (expected one time per size)", sizes.size(), seconds.size()));
   std::vector<double> u, y;
   for (std::size_t i = 0; i < sizes.size(); ++i) {
+    if (!(std::isfinite(sizes[i]) && sizes[i] > 0 && std::isfinite(seconds[i]) && seconds[i] > 0))
+      throw Error(fmt::format("size {} with time {} s (expected a positive size and a positive time)", sizes[i],
+                              seconds[i]));
     u.push_back(std::log(sizes[i]));
     y.push_back(std::log(seconds[i]));
   }
-  const double mu = mean(u), my = mean(y);
-  double suu = 0, suy = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    suu += (u[i] - mu) * (u[i] - mu);
-    suy += (u[i] - mu) * (y[i] - my);
-  }
-  const double b = suy / suu, a = my - b * mu;
+  const auto [a, b] = least_squares_line(u, y);
   SeriesTrend out;
   const auto [lo, hi] = std::minmax_element(u.begin(), u.end());
   out.slope = b;
@@ -229,16 +244,10 @@ double log_departure(const std::vector<double>& sizes, int log_power) {
     u.push_back(std::log(n));
     y.push_back(log_power * std::log(std::log2(n)));
   }
-  const double mu = mean(u), my = mean(y);
-  double suu = 0, suy = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) {
-    suu += (u[i] - mu) * (u[i] - mu);
-    suy += (u[i] - mu) * (y[i] - my);
-  }
-  if (!(suu > 0)) return 0;
-  const double b = suy / suu, a = my - b * mu;
+  const Line line = least_squares_line(u, y);
   double most = 0;
-  for (std::size_t i = 0; i < u.size(); ++i) most = std::max(most, std::abs(std::exp(y[i] - (a + b * u[i])) - 1));
+  for (std::size_t i = 0; i < u.size(); ++i)
+    most = std::max(most, std::abs(std::exp(y[i] - (line.a + line.b * u[i])) - 1));
   return most;
 }
 
@@ -328,10 +337,10 @@ ScalingChoice choose_scaling(const std::vector<double>& sizes, const std::vector
                         out.chosen.form(), out.admitted.size(), percent(out.tolerance),
                         out.tolerance == rule.spread ? "the runs' spread" : "one standard error",
                         percent(out.best_scored.loo_smape), out.best_scored.form());
-  if (!admits_constant)
-    out.why += fmt::format("; the constant not admitted: the series {}", out.trend.describe());
   if (constant_as_last_resort)
     out.why += fmt::format("; the series {}, but no growing form fits every leave-one-out fold", out.trend.describe());
+  else if (!admits_constant)
+    out.why += fmt::format("; the constant not admitted: the series {}", out.trend.describe());
   if (out.max_log_power < 2)
     out.why += fmt::format("; log2(n){} not searched: over sizes {:.4g} to {:.4g} ({:.3g}x) log2(n) bends the curve "
                            "{}, log2(n)^2 {}, less than the runs' spread {}",

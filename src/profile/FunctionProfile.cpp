@@ -21,25 +21,41 @@ double FunctionProfile::seconds() const {
   return hz > 0 ? w / hz : 0;
 }
 
-FunctionProfile read_sampler_output(const std::string& dir, long pid) {
-  const std::string stem = fmt::format("{}/sampler-{}", dir, pid);
+namespace {
+
+std::string sampler_stem(const std::string& dir, long pid) { return fmt::format("{}/sampler-{}", dir, pid); }
+
+/// What the sampler's meta file says of process `pid` (no stacks yet).
+FunctionProfile read_sampler_meta(const std::string& stem, long pid) {
   FunctionProfile p;
   p.pid = pid;
   std::ifstream meta(stem + ".meta");
   if (!meta) throw Error(fmt::format("{}.meta: cannot read (expected the sampler's description of the process)", stem));
   std::string key, value;
   std::size_t word_bytes = 0;
-  while (meta >> key >> value) {
-    if (key == "rank") p.rank = std::stoi(value);
-    if (key == "clock") p.clock = value;
-    if (key == "hz") p.hz = std::stod(value);
-    if (key == "word_bytes") word_bytes = std::stoul(value);
-    if (key == "complete") p.complete = value == "1";
-    if (key == "yielded") p.yielded = value == "1";
+  try {
+    while (meta >> key >> value) {
+      if (key == "rank") p.rank = std::stoi(value);
+      if (key == "clock") p.clock = value;
+      if (key == "hz") p.hz = std::stod(value);
+      if (key == "word_bytes") word_bytes = std::stoul(value);
+      if (key == "complete") p.complete = value == "1";
+      if (key == "yielded") p.yielded = value == "1";
+    }
+  } catch (const std::logic_error&) { // std::stoi and the like on a value that is not a number
+    throw Error(fmt::format("{}.meta: {} '{}' (expected a number)", stem, key, value));
   }
   if (word_bytes != sizeof(std::uintptr_t) || p.hz <= 0)
     throw Error(fmt::format("{}.meta: word size {} and rate {} (expected {}-byte words and a positive rate)", stem,
                             word_bytes, p.hz, sizeof(std::uintptr_t)));
+  return p;
+}
+
+} // namespace
+
+FunctionProfile read_sampler_output(const std::string& dir, long pid) {
+  const std::string stem = sampler_stem(dir, pid);
+  FunctionProfile p = read_sampler_meta(stem, pid);
   if (!fs::exists(stem + ".maps"))
     throw Error(fmt::format("{}.maps: missing (the process did not end normally; expected the address map written at exit)",
                             stem));
@@ -96,13 +112,8 @@ std::vector<FunctionProfile> read_sampler_dir(const std::string& dir) {
   };
   std::vector<Seen> seen;
   for (long pid : pids) {
-    const std::string stem = fmt::format("{}/sampler-{}", dir, pid);
-    std::ifstream meta(stem + ".meta");
-    std::string key, value;
-    int rank = -1;
-    while (meta >> key >> value)
-      if (key == "rank") rank = std::atoi(value.c_str());
-    seen.push_back({pid, rank, fs::exists(stem + ".maps")});
+    const std::string stem = sampler_stem(dir, pid);
+    seen.push_back({pid, read_sampler_meta(stem, pid).rank, fs::exists(stem + ".maps")});
   }
   const bool any_rank = std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.rank >= 0; });
   const bool any_ended = std::any_of(seen.begin(), seen.end(), [](const Seen& s) { return s.ended; });

@@ -197,18 +197,14 @@ std::string line_chart_svg(const LineChart& chart, const std::vector<PlotSeries>
       svg += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{}/>\n", d, s.colour, dash);
     if (!s.dots_only && s.end_marker && last)
       svg += marker_svg(s.marker, px(last->first), py(last->second), s.colour) + "\n";
-    if (s.dots_only && s.marker == Marker::circle)
-      svg += fmt::format("<circle cx=\"{:.0f}\" cy=\"{:.0f}\" r=\"4\" fill=\"{}\"/>", legend_x + 8, legend_y + 6,
-                         s.colour);
-    else if (s.dots_only)
+    if (s.dots_only)
       svg += marker_svg(s.marker, legend_x + 8, legend_y + 6, s.colour);
     else
       svg += fmt::format("<line x1=\"{0:.0f}\" y1=\"{1:.0f}\" x2=\"{2:.0f}\" y2=\"{1:.0f}\" stroke=\"{3}\" "
                          "stroke-width=\"2\"{4}/>",
                          legend_x, legend_y + 6, legend_x + 16, s.colour, dash) +
              (s.end_marker ? marker_svg(s.marker, legend_x + 14, legend_y + 6, s.colour) : "");
-    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + (s.end_marker ? 24 : 22), legend_y + 10,
-                       xml_escape(s.name));
+    svg += fmt::format("<text x=\"{:.0f}\" y=\"{:.0f}\">{}</text>\n", legend_x + 22, legend_y + 10, xml_escape(s.name));
   }
   double note_y = kHeight - 12 + kLegendRow * extra_rows;
   for (const std::string& note : chart.notes) {
